@@ -1,0 +1,143 @@
+'use strict';
+// Turns a decoded value into a JSON tree of everything a user could observe of
+// it, so two codecs' results compare with plain deep equality. Runs inside the
+// node under test, on the value the codec returned.
+//
+// Node types (`t`): undefined, null, boolean, number, bigint, string, symbol,
+// function, ref (an object seen before: identity of shared and circular
+// references), object, array, map, set, date, regexp, boxed, error,
+// arraybuffer, view. Objects carry `proto`, their prototype chain by name.
+
+const { types } = require('node:util');
+
+const typedArrayTag = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const poolSize = () => Buffer.poolSize;
+
+// Well-known prototypes by name; anything else in a chain shows as '?'.
+const knownPrototypes = new Map();
+for (const name of Object.getOwnPropertyNames(globalThis)) {
+  const value = globalThis[name];
+  if (typeof value === 'function' && value.prototype && /^[A-Z]/.test(name)) {
+    knownPrototypes.set(value.prototype, name);
+  }
+}
+knownPrototypes.set(Buffer.prototype, 'Buffer');
+knownPrototypes.set(Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray');
+
+function prototypeChain(object) {
+  const chain = [];
+  for (let p = Object.getPrototypeOf(object); p !== null; p = Object.getPrototypeOf(p)) {
+    chain.push(knownPrototypes.get(p) ?? '?');
+  }
+  return chain;
+}
+
+function number(n) {
+  if (Object.is(n, -0)) return '-0';
+  return Number.isNaN(n) ? 'NaN' : String(n);
+}
+
+// Own keys already described by a node's fields.
+const skipKeys = {
+  error: (k) => k === 'message' || k === 'stack' || k === 'cause',
+  view: (k) => /^\d+$/.test(k),
+};
+
+// `frame` is the ArrayBuffer the payload was decoded from, so views can say
+// whether they borrow it or own a copy.
+function canonicalize(value, { frame } = {}) {
+  const seen = new Map();
+
+  function ownProps(object, skip) {
+    const out = [];
+    for (const key of Reflect.ownKeys(object)) {
+      if (typeof key === 'symbol' || skip?.(key)) continue;
+      const desc = Object.getOwnPropertyDescriptor(object, key);
+      if (!desc.enumerable) continue;
+      out.push([key, 'value' in desc ? visit(desc.value) : { t: 'accessor' }]);
+    }
+    return out;
+  }
+
+  function backing(view) {
+    const buffer = view.buffer;
+    if (buffer === frame) return 'frame';
+    if (view.byteOffset === 0 && buffer.byteLength === view.byteLength) return 'exact';
+    if (buffer.byteLength === poolSize() && view.byteLength < poolSize() >>> 1) return 'pool';
+    return 'other';
+  }
+
+  function view(v, node) {
+    node.kind = types.isDataView(v) ? 'DataView' : typedArrayTag.call(v);
+    node.isBuffer = Buffer.isBuffer(v);
+    if (!types.isDataView(v)) node.length = v.length;
+    node.byteLength = v.byteLength;
+    node.backing = backing(v);
+    // Offsets into a pool or a copy depend on allocation history, not on the codec.
+    if (node.backing === 'frame') node.byteOffset = v.byteOffset;
+    node.bytes = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+    return node;
+  }
+
+  function visit(v) {
+    switch (typeof v) {
+      case 'undefined': return { t: 'undefined' };
+      case 'boolean': return { t: 'boolean', v };
+      case 'number': return { t: 'number', v: number(v) };
+      case 'bigint': return { t: 'bigint', v: String(v) };
+      case 'string': return { t: 'string', v };
+      case 'symbol': return { t: 'symbol', v: v.description };
+      case 'function': return { t: 'function', name: v.name };
+    }
+    if (v === null) return { t: 'null' };
+    if (seen.has(v)) return { t: 'ref', id: seen.get(v) };
+    const node = { t: 'object', id: seen.size };
+    seen.set(v, node.id);
+    node.proto = prototypeChain(v);
+
+    if (types.isArrayBufferView(v)) {
+      node.t = 'view';
+      view(v, node);
+    } else if (types.isAnyArrayBuffer(v)) {
+      node.t = 'arraybuffer';
+      node.shared = types.isSharedArrayBuffer(v);
+      node.byteLength = v.byteLength;
+      node.resizable = Boolean(v.resizable ?? v.growable);
+      if (node.resizable) node.maxByteLength = v.maxByteLength;
+      node.bytes = Buffer.from(v).toString('hex');
+    } else if (Array.isArray(v)) {
+      node.t = 'array';
+      node.length = v.length;
+    } else if (types.isMap(v)) {
+      node.t = 'map';
+      node.entries = [...v].map(([k, val]) => [visit(k), visit(val)]);
+    } else if (types.isSet(v)) {
+      node.t = 'set';
+      node.values = [...v].map(visit);
+    } else if (types.isDate(v)) {
+      node.t = 'date';
+      node.v = number(v.getTime());
+    } else if (types.isRegExp(v)) {
+      node.t = 'regexp';
+      node.source = v.source;
+      node.flags = v.flags;
+    } else if (types.isBoxedPrimitive(v)) {
+      node.t = 'boxed';
+      node.v = visit(v.valueOf());
+    } else if (types.isNativeError(v)) {
+      node.t = 'error';
+      node.name = v.name;
+      node.message = v.message;
+      node.hasStack = typeof v.stack === 'string';
+      if ('cause' in v) node.cause = visit(v.cause);
+    }
+    const skip = skipKeys[node.t];
+    node.props = ownProps(v, skip);
+    return node;
+  }
+
+  return visit(value);
+}
+
+module.exports = { canonicalize };

@@ -1,0 +1,45 @@
+'use strict';
+// The framing of `parseChannelMessages` in lib/internal/child_process/serialization.js,
+// around any payload decoder. Observable quirks are kept on purpose:
+// - the read position moves past a frame before its payload is decoded, so a
+//   malformed frame is skipped and later reads go on after it;
+// - `buffering` is only updated when a read ends without an error;
+// - a length field split across reads is joined before it is read (nodejs/node#34440);
+// - the length is read as unsigned, so prefixes >= 2^31 wait for more data (#35264).
+
+function readLength(bytes) {
+  return ((bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]) >>> 0);
+}
+
+function createReferenceFramer(deserialize) {
+  let pending = [];
+  let pendingSize = 0;
+  let buffering = false;
+
+  function* push(chunk) {
+    if (chunk.length === 0) return;
+    if (pendingSize && pending[0].length < 4) {
+      pending[0] = Buffer.concat([pending[0], chunk]);
+    } else {
+      pending.push(chunk);
+    }
+    pendingSize += chunk.length;
+
+    let head = pending[0];
+    while (head.length >= 4) {
+      const frameSize = readLength(head) + 4;
+      if (pendingSize < frameSize) break;
+      const joined = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingSize);
+      const payload = joined.subarray(4, frameSize);
+      head = joined.subarray(frameSize);
+      pendingSize = head.length;
+      pending = pendingSize !== 0 ? [head] : [];
+      yield deserialize(payload);
+    }
+    buffering = pendingSize > 0;
+  }
+
+  return { push, buffering: () => buffering };
+}
+
+module.exports = { createReferenceFramer, readLength };

@@ -1,0 +1,118 @@
+'use strict';
+// Reference implementation of the `advanced` codec as Node ran it in JavaScript
+// up to 26.3 (ChildProcessSerializer / ChildProcessDeserializer over
+// v8.DefaultSerializer / v8.DefaultDeserializer). It is written on the base
+// v8.Serializer / v8.Deserializer classes so that it stays frozen even when the
+// binary under test changes lib/v8.js. Every property the old codec read from
+// user values is read here the same way, because those reads are observable.
+
+const v8 = require('node:v8');
+const { inspect, types: { isArrayBufferView } } = require('node:util');
+const assert = require('internal/assert');
+const { createReferenceFramer } = require('./framing');
+
+const kArrayBufferViewTag = 0;
+const kNotArrayBufferViewTag = 1;
+const kBufferIndex = 10;
+
+const objectToString = Function.prototype.call.bind(Object.prototype.toString);
+
+// Index order of arrayBufferViewTypeToIndex() in lib/v8.js; 10 is Buffer.
+const viewTypes = [
+  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'DataView',
+  'Buffer', 'BigInt64Array', 'BigUint64Array', 'Float16Array',
+];
+
+function viewTypeToIndex(view) {
+  // Object.prototype.toString honours an own or inherited Symbol.toStringTag.
+  const index = viewTypes.indexOf(objectToString(view).slice(8, -1));
+  return index === kBufferIndex ? -1 : index;
+}
+
+function viewIndexToType(index) {
+  if (index === kBufferIndex) return Buffer;
+  const name = viewTypes[index];
+  return name === undefined ? undefined : globalThis[name];
+}
+
+class ChildProcessSerializer extends v8.Serializer {
+  constructor() {
+    super();
+    this._setTreatArrayBufferViewsAsHostObjects(true);
+  }
+
+  _writeHostObject(object) {
+    if (!isArrayBufferView(object)) {
+      this.writeUint32(kNotArrayBufferViewTag);
+      this.writeValue({ ...object });
+      return;
+    }
+    this.writeUint32(kArrayBufferViewTag);
+    let index = kBufferIndex;
+    if (object.constructor !== Buffer) {
+      index = viewTypeToIndex(object);
+      if (index === -1) {
+        throw new this._getDataCloneError(`Unserializable host object: ${inspect(object)}`);
+      }
+    }
+    this.writeUint32(index);
+    this.writeUint32(object.byteLength);
+    this.writeRawBytes(new Uint8Array(object.buffer, object.byteOffset, object.byteLength));
+  }
+}
+
+class ChildProcessDeserializer extends v8.Deserializer {
+  _readHostObject() {
+    const tag = this.readUint32();
+    if (tag === kArrayBufferViewTag) return this.#readView();
+    assert(tag === kNotArrayBufferViewTag);
+    return this.readValue();
+  }
+
+  #readView() {
+    const ctor = viewIndexToType(this.readUint32());
+    const byteLength = this.readUint32();
+    const start = this._readRawBytes(byteLength);
+    // A bad index leaves ctor undefined: the old codec failed here with a TypeError.
+    const bytesPerElement = ctor.BYTES_PER_ELEMENT || 1;
+    const offset = this.buffer.byteOffset + start;
+    if (offset % bytesPerElement === 0) {
+      return newView(ctor, this.buffer.buffer, offset, byteLength / bytesPerElement);
+    }
+    // Unaligned: copy into a (possibly pooled) Buffer first, as lib/v8.js does.
+    const copy = Buffer.allocUnsafe(byteLength);
+    copy.set(new Uint8Array(this.buffer.buffer, offset, byteLength));
+    return newView(ctor, copy.buffer, copy.byteOffset, byteLength / bytesPerElement);
+  }
+}
+
+function newView(ctor, arrayBuffer, byteOffset, length) {
+  // lib/v8.js constructs FastBuffer directly; Buffer.from() is its public twin.
+  return ctor === Buffer ?
+    Buffer.from(arrayBuffer, byteOffset, length) :
+    new ctor(arrayBuffer, byteOffset, length);
+}
+
+function serialize(value) {
+  const ser = new ChildProcessSerializer();
+  ser.writeRawBytes(Buffer.allocUnsafe(4));
+  ser.writeHeader();
+  ser.writeValue(value);
+  const frame = ser.releaseBuffer();
+  frame.writeUInt32BE(frame.length - 4, 0);
+  return frame;
+}
+
+function deserialize(payload) {
+  const des = new ChildProcessDeserializer(payload);
+  des.readHeader();
+  return des.readValue();
+}
+
+module.exports = {
+  name: 'js',
+  serialize,
+  deserialize,
+  createFramer: () => createReferenceFramer(deserialize),
+};

@@ -1,0 +1,104 @@
+'use strict';
+// Turns a recipe (JSON data, see README "Value recipes") into the JavaScript
+// source of a function that builds the value. Workers compile that source and
+// repro scripts print it, so a finding is rebuilt by the very code it shows.
+//
+// The generated body sees `require` and `effects` (an array that getters and
+// setters installed by tampering steps push to) and returns
+// `{ value, setup(), teardown() }`: setup/teardown install and remove the
+// global tampering steps around one codec call.
+
+const { RecipeError } = require('./errors');
+const { kinds, applyTamper } = require('./kinds');
+
+const helpers = {
+  fill: 'const fill = (buffer, offset, hex) => ' +
+    '(new Uint8Array(buffer).set(Buffer.from(hex, \'hex\'), offset), buffer);',
+};
+
+function compileRecipe(recipe) {
+  const gen = new Generator();
+  const value = gen.emit(recipe, '$');
+  return [
+    ...gen.lines,
+    'return {',
+    `  value: ${value},`,
+    `  setup() {${block(gen.setup)}},`,
+    `  teardown() {${block(gen.teardown.reverse())}},`,
+    '};',
+  ].join('\n');
+}
+
+function block(lines) {
+  return lines.length ? `\n${lines.map((l) => `    ${l}`).join('\n')}\n  ` : '';
+}
+
+class Generator {
+  lines = [];
+  setup = [];
+  teardown = [];
+  ids = new Map();
+  count = 0;
+  required = new Set();
+
+  variable() { return `v${++this.count}`; }
+
+  helper(name) {
+    if (!this.required.has(name)) {
+      this.required.add(name);
+      this.lines.unshift(helpers[name]);
+    }
+    return name;
+  }
+
+  require(name, from) {
+    if (this.required.has(name)) return;
+    this.required.add(name);
+    this.lines.unshift(`const { ${name} } = require('${from}');`);
+  }
+
+  emit(recipe, path) {
+    if (recipe === null || typeof recipe !== 'object' || Array.isArray(recipe)) {
+      throw new RecipeError(path, 'a recipe node must be an object with a "k" field');
+    }
+    const kind = kinds[recipe.k];
+    if (!kind || typeof kind.emit !== 'function') {
+      throw new RecipeError(path, `unknown kind ${JSON.stringify(recipe.k)}`);
+    }
+    let name = kind.emit(recipe, path, this);
+    // Containers bind themselves before their children, so children can refer back.
+    if (!kind.binds && (recipe.id !== undefined || recipe.tamper)) name = this.bind(recipe, path, name);
+    if (recipe.tamper !== undefined && !Array.isArray(recipe.tamper)) {
+      throw new RecipeError(path, '"tamper" must be an array of steps');
+    }
+    for (const [i, step] of (recipe.tamper ?? []).entries()) {
+      applyTamper(step, name, `${path}.tamper[${i}]`, this);
+    }
+    return name;
+  }
+
+  bind(recipe, path, expr) {
+    const name = this.declare(expr);
+    if (recipe.id !== undefined) {
+      if (!Number.isInteger(recipe.id) || this.ids.has(recipe.id)) {
+        throw new RecipeError(path, `"id" must be a unique integer, got ${JSON.stringify(recipe.id)}`);
+      }
+      this.ids.set(recipe.id, name);
+    }
+    return name;
+  }
+
+  declare(expr) {
+    const name = this.variable();
+    this.lines.push(`const ${name} = ${expr};`);
+    return name;
+  }
+
+  ref(recipe, path) {
+    const name = this.ids.get(recipe.to);
+    if (!name) throw new RecipeError(path, `"to" names no earlier node with id ${JSON.stringify(recipe.to)}`);
+    return name;
+  }
+}
+
+module.exports = { compileRecipe };

@@ -1,0 +1,302 @@
+'use strict';
+// One entry per recipe kind: `emit(recipe, path, gen)` returns a JavaScript
+// expression (or, for kinds with `binds`, the variable it declared).
+const { RecipeError } = require('./errors');
+
+const lit = (v) => JSON.stringify(v);
+
+// Every ArrayBufferView the IPC codec knows, in the order of its type indices.
+const viewTypes = [
+  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'DataView',
+  'Buffer', 'BigInt64Array', 'BigUint64Array', 'Float16Array',
+];
+const bytesPerElement = {
+  Int16Array: 2, Uint16Array: 2, Float16Array: 2, Int32Array: 4, Uint32Array: 4,
+  Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8,
+};
+const errorTypes = ['Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError',
+  'TypeError', 'URIError'];
+// Names a recipe may use as values (`global`) and whose prototypes steps may touch.
+const globals = new Set([...viewTypes, ...errorTypes, 'Object', 'Array', 'Map', 'Set', 'Date',
+  'RegExp', 'ArrayBuffer', 'SharedArrayBuffer', 'Number', 'String', 'Boolean', 'BigInt',
+  'Function', 'Symbol', 'MessagePort']);
+
+function check(ok, path, message) {
+  if (!ok) throw new RecipeError(path, message);
+}
+
+function hex(value, path, field = 'bytes') {
+  check(typeof value === 'string' && /^(?:[0-9a-fA-F]{2})*$/.test(value), path,
+    `"${field}" must be a hex string`);
+  return value.toLowerCase();
+}
+
+function count(value, path, field) {
+  check(Number.isInteger(value) && value >= 0 && value <= 2 ** 32, path,
+    `"${field}" must be a whole number of at most 2^32`);
+  return value;
+}
+
+function globalName(name, path) {
+  check(globals.has(name), path, `${lit(name)} is not a known global`);
+  return name === 'MessagePort' ? 'require(\'node:worker_threads\').MessagePort' : name;
+}
+
+function key(k, path) {
+  if (typeof k === 'string') return lit(k);
+  if (k && typeof k.symbol === 'string') return `Symbol(${lit(k.symbol)})`;
+  if (k && typeof k.wellKnown === 'string' && typeof Symbol[k.wellKnown] === 'symbol') {
+    return `Symbol.${k.wellKnown}`;
+  }
+  throw new RecipeError(path, 'a key is a string, {"symbol": description} or {"wellKnown": name}');
+}
+
+function entries(list, path, field) {
+  check(Array.isArray(list ?? []), path, `"${field}" must be an array`);
+  return list ?? [];
+}
+
+function number(v, path) {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  check(['-0', 'NaN', 'Infinity', '-Infinity'].includes(v), path,
+    '"v" must be a number or one of "-0", "NaN", "Infinity", "-Infinity"');
+  return v;
+}
+
+function props(name, recipe, path, gen) {
+  for (const [i, pair] of entries(recipe.props, path, 'props').entries()) {
+    check(Array.isArray(pair) && pair.length === 2, `${path}.props[${i}]`, 'a property is [key, recipe]');
+    const value = gen.emit(pair[1], `${path}.props[${i}][1]`);
+    gen.lines.push(`${name}[${key(pair[0], `${path}.props[${i}][0]`)}] = ${value};`);
+  }
+}
+
+const primitive = (emit) => ({ emit });
+
+const kinds = {
+  undefined: primitive(() => 'undefined'),
+  null: primitive(() => 'null'),
+  bool: primitive((r, path) => {
+    check(typeof r.v === 'boolean', path, '"v" must be a boolean');
+    return String(r.v);
+  }),
+  number: primitive((r, path) => number(r.v, path)),
+  bigint: primitive((r, path) => {
+    check(typeof r.v === 'string' && /^-?\d+$/.test(r.v), path, '"v" must be a decimal string');
+    return `${r.v}n`;
+  }),
+  string: primitive((r, path) => {
+    check(typeof r.v === 'string', path, '"v" must be a string');
+    return lit(r.v);
+  }),
+  symbol: primitive((r) => `Symbol(${lit(String(r.description ?? ''))})`),
+  function: primitive(() => '(function f() {})'),
+  global: primitive((r, path) => globalName(r.name, path)),
+
+  ref: { binds: true, emit: (r, path, gen) => gen.ref(r, path) },
+
+  object: {
+    binds: true,
+    emit(r, path, gen) {
+      const name = gen.bind(r, path, '{}');
+      props(name, r, path, gen);
+      return name;
+    },
+  },
+
+  array: {
+    binds: true,
+    // Items are assigned in order, so an array without holes stays packed (V8
+    // writes it dense); a {"k": "hole"} item or a larger length makes it holey
+    // (written sparse).
+    emit(r, path, gen) {
+      const name = gen.bind(r, path, '[]');
+      const items = entries(r.items, path, 'items');
+      for (const [i, item] of items.entries()) {
+        if (item?.k === 'hole') continue;
+        gen.lines.push(`${name}[${i}] = ${gen.emit(item, `${path}.items[${i}]`)};`);
+      }
+      if (items.length && items.at(-1)?.k === 'hole') gen.lines.push(`${name}.length = ${items.length};`);
+      if (r.length !== undefined) gen.lines.push(`${name}.length = ${count(r.length, path, 'length')};`);
+      props(name, r, path, gen);
+      return name;
+    },
+  },
+  hole: { emit: (r, path) => { throw new RecipeError(path, 'a hole may only stand in "items"'); } },
+
+  map: {
+    binds: true,
+    emit(r, path, gen) {
+      const name = gen.bind(r, path, 'new Map()');
+      for (const [i, pair] of entries(r.entries, path, 'entries').entries()) {
+        check(Array.isArray(pair) && pair.length === 2, `${path}.entries[${i}]`, 'an entry is [key, value]');
+        const k = gen.emit(pair[0], `${path}.entries[${i}][0]`);
+        gen.lines.push(`${name}.set(${k}, ${gen.emit(pair[1], `${path}.entries[${i}][1]`)});`);
+      }
+      return name;
+    },
+  },
+
+  set: {
+    binds: true,
+    emit(r, path, gen) {
+      const name = gen.bind(r, path, 'new Set()');
+      for (const [i, item] of entries(r.values, path, 'values').entries()) {
+        gen.lines.push(`${name}.add(${gen.emit(item, `${path}.values[${i}]`)});`);
+      }
+      return name;
+    },
+  },
+
+  date: primitive((r, path) => `new Date(${number(r.v, path)})`),
+
+  regexp: primitive((r, path) => {
+    check(typeof r.source === 'string' && typeof (r.flags ?? '') === 'string', path,
+      '"source" and "flags" must be strings');
+    return `new RegExp(${lit(r.source)}, ${lit(r.flags ?? '')})`;
+  }),
+
+  boxed: primitive((r, path, gen) => {
+    check(['bool', 'number', 'bigint', 'string'].includes(r.of?.k), path,
+      '"of" must be a bool, number, bigint or string recipe');
+    return `Object(${gen.emit(r.of, `${path}.of`)})`;
+  }),
+
+  error: {
+    binds: true,
+    emit(r, path, gen) {
+      const type = r.type ?? 'Error';
+      check(errorTypes.includes(type), path, `"type" must be one of ${errorTypes.join(', ')}`);
+      const args = [lit(String(r.message ?? ''))];
+      if (r.cause !== undefined) args.push(`{ cause: ${gen.emit(r.cause, `${path}.cause`)} }`);
+      const name = gen.bind(r, path, `new ${type}(${args.join(', ')})`);
+      if (r.stack === false) gen.lines.push(`delete ${name}.stack;`);
+      else if (typeof r.stack === 'string') gen.lines.push(`${name}.stack = ${lit(r.stack)};`);
+      return name;
+    },
+  },
+
+  arraybuffer: primitive((r, path, gen) => {
+    const bytes = hex(r.bytes, path);
+    const size = bytes.length / 2;
+    const Ctor = r.shared ? 'SharedArrayBuffer' : 'ArrayBuffer';
+    const options = r.maxByteLength === undefined ? '' :
+      `, { maxByteLength: ${Math.max(size, count(r.maxByteLength, path, 'maxByteLength'))} }`;
+    const make = `new ${Ctor}(${size}${options})`;
+    return size ? `${gen.helper('fill')}(${make}, 0, ${lit(bytes)})` : make;
+  }),
+
+  view: primitive((r, path, gen) => {
+    check(viewTypes.includes(r.type), path, `"type" must be one of ${viewTypes.join(', ')}`);
+    const bytes = hex(r.bytes ?? '', path);
+    const size = bytes.length / 2;
+    const width = bytesPerElement[r.type] ?? 1;
+    check(size % width === 0, path, `${r.type} needs a multiple of ${width} bytes`);
+    const offset = count(r.offset ?? 0, path, 'offset');
+    check(offset % width === 0, path, `a ${r.type} offset must be a multiple of ${width}`);
+    if (r.type === 'Buffer' && r.pooled) return `Buffer.from(${lit(bytes)}, 'hex')`;
+    const backing = r.buffer !== undefined ? gen.emit(r.buffer, `${path}.buffer`) :
+      `${gen.helper('fill')}(new ArrayBuffer(${offset + size + count(r.slack ?? 0, path, 'slack')}), ${offset}, ${lit(bytes)})`;
+    // A length-tracking view follows a resizable buffer's size: no length argument.
+    const length = r.lengthTracking ? '' : `, ${size / width}`;
+    if (r.type === 'Buffer') return `Buffer.from(${backing}, ${offset}${length})`;
+    const ctor = r.subclass ? `(class ${r.type}Subclass extends ${r.type} {})` : r.type;
+    return `new ${ctor}(${backing}, ${offset}${length})`;
+  }),
+
+  port: {
+    binds: true,
+    // A MessagePort is a real host object; it is closed again after the call.
+    emit(r, path, gen) {
+      gen.require('MessageChannel', 'node:worker_threads');
+      const channel = gen.declare('new MessageChannel()');
+      gen.teardown.push(`${channel}.port1.close();`, `${channel}.port2.close();`);
+      const name = gen.bind(r, path, `${channel}.port1`);
+      props(name, r, path, gen);
+      return name;
+    },
+  },
+};
+
+function getter(step, label, path, gen) {
+  const get = step.get;
+  const body = [`effects.push(${lit(`get ${label}`)});`];
+  if (get.throws !== undefined) body.push(`throw new Error(${lit(String(get.throws))});`);
+  else if (get.returns !== undefined) body.push(`return ${gen.emit(get.returns, `${path}.get.returns`)};`);
+  return `get() { ${body.join(' ')} }`;
+}
+
+function setter(step, label) {
+  const body = [`effects.push(${lit(`set ${label}`)});`];
+  if (step.throws !== undefined) body.push(`throw new Error(${lit(String(step.throws))});`);
+  return `set(value) { ${body.join(' ')} }`;
+}
+
+function descriptor(step, label, path, gen) {
+  const parts = [];
+  if (step.get) parts.push(getter(step, label, path, gen));
+  else if (step.value !== undefined) parts.push(`value: ${gen.emit(step.value, `${path}.value`)}`);
+  else throw new RecipeError(path, 'a "define" step needs "value" or "get"');
+  parts.push(`enumerable: ${step.enumerable !== false}`, 'configurable: true');
+  if (!step.get) parts.push(`writable: ${step.writable !== false}`);
+  return `{ ${parts.join(', ')} }`;
+}
+
+// A step that changes shared state (a prototype) for the duration of one call.
+function aroundCall(gen, target, k, newDescriptor) {
+  const saved = `saved${gen.setup.length}`;
+  gen.lines.push(`let ${saved};`);
+  gen.setup.push(`${saved} = Object.getOwnPropertyDescriptor(${target}, ${k});`,
+    `Object.defineProperty(${target}, ${k}, ${newDescriptor});`);
+  gen.teardown.push(
+    `if (${saved}) Object.defineProperty(${target}, ${k}, ${saved}); else delete ${target}[${k}];`);
+}
+
+const steps = {
+  set(step, name, path, gen) {
+    gen.lines.push(`${name}[${key(step.key, path)}] = ${gen.emit(step.value, `${path}.value`)};`);
+  },
+  define(step, name, path, gen) {
+    const k = key(step.key, path);
+    gen.lines.push(`Object.defineProperty(${name}, ${k}, ${descriptor(step, labelOf(step.key), path, gen)});`);
+  },
+  delete(step, name, path, gen) {
+    gen.lines.push(`delete ${name}[${key(step.key, path)}];`);
+  },
+  prototype(step, name, path, gen) {
+    const to = step.of === null ? 'null' : `${globalName(step.of, path)}.prototype`;
+    gen.lines.push(`Object.setPrototypeOf(${name}, ${to});`);
+  },
+  // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
+  proto(step, name, path, gen) {
+    const target = `${globalName(step.of, path)}.prototype`;
+    aroundCall(gen, target, key(step.key, path), descriptor(step, labelOf(step.key), path, gen));
+  },
+  // An Object.prototype setter, as in the review repro of the native codec.
+  'inherited-setter'(step, name, path, gen) {
+    const k = key(step.key, path);
+    aroundCall(gen, 'Object.prototype', k, `{ ${setter(step, labelOf(step.key))}, configurable: true }`);
+  },
+  detach(step, name, path, gen) {
+    gen.lines.push(`structuredClone(${name}, { transfer: [ArrayBuffer.isView(${name}) ? ${name}.buffer : ${name}] });`);
+  },
+  resize(step, name, path, gen) {
+    gen.lines.push(`(ArrayBuffer.isView(${name}) ? ${name}.buffer : ${name}).resize(${count(step.to, path, 'to')});`);
+  },
+  freeze(step, name, path, gen) { gen.lines.push(`Object.freeze(${name});`); },
+  preventExtensions(step, name, path, gen) { gen.lines.push(`Object.preventExtensions(${name});`); },
+};
+
+function labelOf(k) {
+  if (typeof k === 'string') return k;
+  return k.symbol !== undefined ? `Symbol(${k.symbol})` : `Symbol.${k.wellKnown}`;
+}
+
+function applyTamper(step, name, path, gen) {
+  const apply = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
+  check(apply, path, `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
+  apply(step, name, path, gen);
+}
+
+module.exports = { kinds, applyTamper, viewTypes, bytesPerElement, errorTypes };
