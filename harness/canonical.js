@@ -12,7 +12,6 @@ const { types } = require('node:util');
 
 const typedArrayTag = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const poolSize = () => Buffer.poolSize;
 
 // Well-known prototypes by name; anything else in a chain shows as '?'.
 const knownPrototypes = new Map();
@@ -64,8 +63,7 @@ function canonicalize(value, { frame } = {}) {
     const buffer = view.buffer;
     if (buffer === frame) return 'frame';
     if (view.byteOffset === 0 && buffer.byteLength === view.byteLength) return 'exact';
-    if (buffer.byteLength === poolSize() && view.byteLength < poolSize() >>> 1) return 'pool';
-    return 'other';
+    return 'slice';  // part of a larger buffer, such as Buffer's allocation pool
   }
 
   function view(v, node) {
@@ -74,7 +72,7 @@ function canonicalize(value, { frame } = {}) {
     if (!types.isDataView(v)) node.length = v.length;
     node.byteLength = v.byteLength;
     node.backing = backing(v);
-    // Offsets into a pool or a copy depend on allocation history, not on the codec.
+    // Offsets into a slice depend on allocation history, not on the codec.
     if (node.backing === 'frame') node.byteOffset = v.byteOffset;
     node.bytes = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
     return node;

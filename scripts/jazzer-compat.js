@@ -43,20 +43,22 @@ function parseArgs(argv) {
   return root;
 }
 
-// All installed copies of @jazzer.js/fuzzer reachable from root (top level
-// and nested under @jazzer.js/core when npm did not hoist it).
+// All installed copies of @jazzer.js/fuzzer reachable from root: the hoisted
+// one and any nested under the Jazzer.js packages that depend on it.
 function fuzzerPackages(root) {
-  const dirs = new Set();
-  const tryResolve = (from) => {
+  const resolveDir = (pkg, from) => {
     try {
-      dirs.add(path.dirname(require.resolve('@jazzer.js/fuzzer/package.json', { paths: [from] })));
-    } catch { /* not reachable from here */ }
+      return path.dirname(require.resolve(`${pkg}/package.json`, { paths: [from] }));
+    } catch {
+      return null;
+    }
   };
-  tryResolve(root);
-  try {
-    tryResolve(path.dirname(require.resolve('@jazzer.js/core/package.json', { paths: [root] })));
-  } catch { /* core not installed */ }
-  return [...dirs];
+  const froms = [root];
+  for (const dep of ['core', 'instrumentor', 'bug-detectors', 'hooking']) {
+    froms.push(resolveDir(`@jazzer.js/${dep}`, root));
+  }
+  const dirs = froms.filter(Boolean).map((from) => resolveDir('@jazzer.js/fuzzer', from));
+  return [...new Set(dirs.filter(Boolean))];
 }
 
 // Load the package in a fresh node so a failing dlopen cannot hurt us.
@@ -64,7 +66,7 @@ function tryLoad(pkgDir) {
   const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(pkgDir)})`], { encoding: 'utf8' });
   if (r.status === 0) return null;
   const err = `${r.stderr}`.split('\n').find((l) => /Error|not found/.test(l));
-  return (err || `exit ${r.status}`).trim();
+  return (err || (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).trim();
 }
 
 // --- minimal ELF64 little-endian reader for the dynamic symbol versioning ---
@@ -93,8 +95,7 @@ function patchElf(buf) {
   }
   const dynsym = sec[SHT_DYNSYM], verneed = sec[SHT_VERNEED], versym = sec[SHT_VERSYM];
   if (!dynsym || !verneed || !versym) throw new Error('no dynsym/version sections');
-  const strOff = (idx) => Number(buf.readBigUInt64LE(shoff + idx * shentsize + 0x18));
-  const dynstr = strOff(dynsym.link);
+  const dynstr = Number(buf.readBigUInt64LE(shoff + dynsym.link * shentsize + 0x18));
 
   // Version index -> { file, name, flagsAt } from .gnu.version_r.
   const versions = new Map();
@@ -115,10 +116,8 @@ function patchElf(buf) {
   }
 
   // Oldest libc version (GLIBC_2.2.5 on x86_64), where strtol & co. live.
-  const num = (n) => n.replace('GLIBC_', '').split('.').map(Number);
-  const older = (a, b) => { const x = num(a), y = num(b);
-    for (let i = 0; i < 3; i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0);
-    return false; };
+  const key = (n) => n.slice(6).split('.').map((x) => x.padStart(4, '0')).join('.');
+  const older = (a, b) => key(a) < key(b);
   let baseIdx = 0, baseName = null;
   for (const [idx, v] of versions) {
     if (v.file.startsWith('libc.so') && /^GLIBC_\d/.test(v.name) && (!baseName || older(v.name, baseName))) {
@@ -159,17 +158,22 @@ function patchElf(buf) {
   return { changed, weakened };
 }
 
+function show(file) {
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
+}
+
 function fixPackage(pkgDir) {
+  const file = path.join(pkgDir, 'prebuilds', `fuzzer-${process.platform}-${process.arch}.node`);
+  const orig = `${file}.orig`;
   const err = tryLoad(pkgDir);
   if (!err) {
-    const patched = fs.readdirSync(path.join(pkgDir, 'prebuilds')).some((f) => f.endsWith('.node.orig'));
-    return `${path.relative(process.cwd(), pkgDir) || pkgDir}: ${patched ? 'patched prebuilt loads' : 'prebuilt loads as is'}`;
+    return fs.existsSync(orig) ? `prebuilt loads (already patched: ${show(file)})`
+      : `prebuilt loads as is (${show(file)})`;
   }
   if (!/version `(GLIBC_2\.38|GLIBCXX_3\.4\.32)' not found/.test(err)) {
     throw new Error(`${pkgDir} does not load: ${err}`);
   }
-  const file = path.join(pkgDir, 'prebuilds', `fuzzer-${process.platform}-${process.arch}.node`);
-  const orig = `${file}.orig`;
   const buf = fs.readFileSync(file);
   const { changed, weakened } = patchElf(buf);
   if (changed.length === 0) throw new Error(`${file} is already patched but does not load: ${err}`);
@@ -183,7 +187,7 @@ function fixPackage(pkgDir) {
     fs.copyFileSync(orig, file);
     throw new Error(`${file} still does not load after patching: ${after}`);
   }
-  return `patched ${path.relative(process.cwd(), file)} (weak ${weakened.join(', ')}; ${changed.join(', ')})`;
+  return `patched ${show(file)} (weak ${weakened.join(', ')}; ${changed.join(', ')})`;
 }
 
 function main() {

@@ -1,0 +1,261 @@
+'use strict';
+// Reads a frame (or a stream of frames) the way the V8 deserializer and the IPC
+// host-object rules would, and returns what each byte range means and where
+// and why reading stops. This is a description for people, not an oracle.
+
+const { tags, errorSubtags, viewSubtags, latestVersion, viewTypes, bytesPerElement } = require('./wire');
+
+const kMaxDepth = 256;
+
+class Stop extends Error {
+  constructor(reason, offset) {
+    super(reason);
+    this.offset = offset;
+  }
+}
+
+class Reader {
+  constructor(bytes, start, end) {
+    this.bytes = bytes;
+    this.pos = start;
+    this.end = end;
+    this.segments = [];
+  }
+
+  mark(start, label, field) {
+    this.segments.push({ start, end: this.pos, label, field: field ?? label });
+  }
+
+  byte() {
+    if (this.pos >= this.end) throw new Stop('truncated-payload: expected a byte', this.pos);
+    return this.bytes[this.pos++];
+  }
+
+  varint(max = 2 ** 32) {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = this.byte();
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+      if (shift >= 70) throw new Stop('varint-overflow', this.pos);
+    }
+    if (value >= max) throw new Stop(`varint-overflow: ${value}`, this.pos);
+    return value;
+  }
+
+  raw(length) {
+    if (this.end - this.pos < length) {
+      throw new Stop(`truncated-payload: ${length} bytes announced, ${this.end - this.pos} left`, this.pos);
+    }
+    const start = this.pos;
+    this.pos += length;
+    return this.bytes.subarray(start, this.pos);
+  }
+
+  field(label, read, field) {
+    const start = this.pos;
+    const value = read();
+    this.mark(start, typeof label === 'function' ? label(value) : `${label} ${value}`, field);
+    return value;
+  }
+}
+
+function zigzag(n) {
+  return n % 2 ? -(n + 1) / 2 : n / 2;
+}
+
+function readHeader(r) {
+  const start = r.pos;
+  if (r.pos < r.end && r.bytes[r.pos] === 0xff) {
+    r.pos++;
+    const version = r.varint();
+    r.mark(start, `header: version ${version}`, 'header');
+    if (version > latestVersion) throw new Stop(`bad-header: version ${version} is newer than ${latestVersion}`, start);
+    return;
+  }
+  r.mark(start, 'no header (legacy version 0)', 'header');
+}
+
+function readString(r, tag, field) {
+  const length = r.field('byteLength', () => r.varint(), `${field}.length`);
+  const bytes = r.field(() => `${field}`, () => r.raw(length), `${field}.bytes`);
+  const seg = r.segments.at(-1);
+  const text = tag === 0x63 ? Buffer.from(bytes).toString('utf16le') :
+    Buffer.from(bytes).toString(tag === 0x53 ? 'utf8' : 'latin1');
+  seg.label = `${field}: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`;
+}
+
+function readHostObject(r, depth) {
+  const tagStart = r.pos;
+  const tag = r.field((t) => `IPC host tag ${t} (${t === 0 ? 'ArrayBufferView' : t === 1 ? 'copied object' : 'invalid'})`,
+    () => r.varint(), 'host.tag');
+  if (tag === 1) return readValue(r, depth + 1);
+  if (tag !== 0) throw new Stop(`bad-host-tag: ${tag}`, tagStart);
+  const indexStart = r.pos;
+  const index = r.field((i) => `view type index ${i} (${viewTypes[i] ?? 'invalid'})`, () => r.varint(), 'host.index');
+  const byteLength = r.field('view byteLength', () => r.varint(), 'host.byteLength');
+  r.field(() => 'view bytes', () => r.raw(byteLength), 'host.bytes');
+  if (viewTypes[index] === undefined) throw new Stop(`bad-view-index: ${index}`, indexStart);
+  const width = bytesPerElement[viewTypes[index]] ?? 1;
+  if (byteLength % width) r.segments.at(-1).label += ` (not a multiple of ${width})`;
+}
+
+function readProperties(r, depth, endTag) {
+  for (;;) {
+    const tag = peekTag(r);
+    if (tag === endTag) {
+      r.pos++;
+      return;
+    }
+    readValue(r, depth + 1);  // key
+    readValue(r, depth + 1);  // value
+  }
+}
+
+function peekTag(r) {
+  while (r.pos < r.end && r.bytes[r.pos] === 0x00) {
+    r.pos++;
+    r.mark(r.pos - 1, 'padding');
+  }
+  if (r.pos >= r.end) throw new Stop('truncated-payload: expected a tag', r.pos);
+  return r.bytes[r.pos];
+}
+
+function readValue(r, depth) {
+  if (depth > kMaxDepth) throw new Stop('depth', r.pos);
+  const tag = peekTag(r);
+  const start = r.pos++;
+  const name = tags[tag];
+  if (!name || tag === 0xff) {
+    r.pos = start;
+    throw new Stop(`bad-tag: 0x${tag.toString(16).padStart(2, '0')}`, start);
+  }
+  r.mark(start, name, `tag.${name}`);
+  const field = (label, read) => r.field(label, read, `${name}.${label}`);
+  switch (name) {
+    case 'int32': return field((v) => `int32 ${v}`, () => zigzag(r.varint(2 ** 32)));
+    case 'uint32': return field('value', () => r.varint());
+    case 'double': case 'date': case 'number-object':
+      return field((v) => `double ${v}`, () => Buffer.from(r.raw(8)).readDoubleLE(0));
+    case 'bigint': case 'bigint-object': {
+      const bits = field('bitfield', () => r.varint());
+      return field(() => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));
+    }
+    case 'utf8-string': case 'one-byte-string': case 'two-byte-string':
+      return readString(r, tag, name);
+    case 'object-reference': return field('id', () => r.varint());
+    case 'begin-object':
+      readProperties(r, depth, 0x7b);
+      r.mark(r.pos - 1, 'end-object', 'tag.end-object');
+      return field('properties', () => r.varint());
+    case 'begin-dense-array': {
+      const length = field('length', () => r.varint());
+      for (let i = 0; i < length; i++) readValue(r, depth + 1);
+      readProperties(r, depth, 0x24);
+      r.mark(r.pos - 1, 'end-dense-array', 'tag.end-dense-array');
+      field('properties', () => r.varint());
+      return field('length', () => r.varint());
+    }
+    case 'begin-sparse-array':
+      field('length', () => r.varint());
+      readProperties(r, depth, 0x40);
+      r.mark(r.pos - 1, 'end-sparse-array', 'tag.end-sparse-array');
+      field('properties', () => r.varint());
+      return field('length', () => r.varint());
+    case 'begin-map': case 'begin-set': {
+      const end = name === 'begin-map' ? 0x3a : 0x2c;
+      while (peekTag(r) !== end) readValue(r, depth + 1);
+      r.pos++;
+      r.mark(r.pos - 1, tags[end], `tag.${tags[end]}`);
+      return field('length', () => r.varint());
+    }
+    case 'string-object': return readValue(r, depth + 1);
+    case 'regexp':
+      readValue(r, depth + 1);
+      return field('flags', () => r.varint());
+    case 'array-buffer': case 'resizable-array-buffer': {
+      const length = field('byteLength', () => r.varint());
+      if (name === 'resizable-array-buffer') field('maxByteLength', () => r.varint());
+      field(() => 'bytes', () => r.raw(length));
+      if (r.pos < r.end && r.bytes[r.pos] === 0x56) readView(r);
+      return undefined;
+    }
+    case 'array-buffer-transfer': case 'shared-array-buffer': case 'shared-object':
+    case 'wasm-module-transfer': case 'wasm-memory-transfer': case 'verify-object-count':
+      return field('id', () => r.varint());
+    case 'error': return readError(r, depth);
+    case 'host-object': return readHostObject(r, depth);
+    default: return undefined;  // oddballs and boxed booleans carry no operands
+  }
+}
+
+function readView(r) {
+  const start = r.pos++;
+  r.mark(start, 'array-buffer-view', 'tag.array-buffer-view');
+  r.field((t) => `view subtag ${viewSubtags[t] ?? 'invalid'}`, () => r.byte(), 'view.subtag');
+  r.field('byteOffset', () => r.varint(), 'view.byteOffset');
+  r.field('byteLength', () => r.varint(), 'view.byteLength');
+  r.field('flags', () => r.varint(), 'view.flags');
+}
+
+function readError(r, depth) {
+  for (;;) {
+    const sub = r.field((s) => `error ${errorSubtags[s] ?? 'bad sub-tag'}`, () => r.byte(), 'error.subtag');
+    if (!errorSubtags[sub]) throw new Stop(`bad-tag: error sub-tag 0x${sub.toString(16)}`, r.pos - 1);
+    if (sub === 0x2e) return;
+    if (sub === 0x6d || sub === 0x73 || sub === 0x63) readValue(r, depth + 1);
+  }
+}
+
+// Annotates one frame at `start`: returns { segments, end, stop? }.
+function annotateFrame(bytes, start = 0) {
+  const r = new Reader(bytes, start, bytes.length);
+  if (bytes.length - start < 4) {
+    r.pos = bytes.length;
+    r.mark(start, `partial length prefix (${bytes.length - start} of 4 bytes)`, 'prefix');
+    return { segments: r.segments, end: r.pos, stop: { offset: start, reason: 'truncated-length' } };
+  }
+  const length = bytes.readUInt32BE(start);
+  r.pos += 4;
+  r.mark(start, `length prefix ${length} (frame of ${length + 4} bytes)`, 'prefix');
+  const end = start + 4 + length;
+  r.end = Math.min(end, bytes.length);
+  try {
+    readHeader(r);
+    readValue(r, 0);
+    if (r.pos < r.end) throw new Stop(`trailing: ${r.end - r.pos} bytes after the value`, r.pos);
+    if (end > bytes.length) throw new Stop(`truncated-payload: ${end - bytes.length} bytes missing`, bytes.length);
+  } catch (err) {
+    if (!(err instanceof Stop)) throw err;
+    if (r.pos < r.end) {
+      const at = r.pos;
+      r.pos = r.end;
+      r.mark(at, 'not read', 'unread');
+    }
+    return { segments: r.segments, end: Math.min(end, bytes.length), stop: { offset: err.offset, reason: err.message } };
+  }
+  return { segments: r.segments, end };
+}
+
+// Annotates consecutive frames until the bytes run out.
+function annotateStream(bytes) {
+  const frames = [];
+  for (let at = 0; at < bytes.length || frames.length === 0;) {
+    const frame = annotateFrame(bytes, at);
+    frames.push(frame);
+    if (frame.end <= at) break;
+    at = frame.end;
+  }
+  return frames;
+}
+
+// The segment (label) covering a byte offset, for signatures of byte differences.
+function fieldAt(bytes, offset) {
+  const { segments } = annotateFrame(bytes);
+  const seg = segments.find((s) => offset >= s.start && offset < s.end);
+  return seg ? seg.field : 'beyond-value';
+}
+
+module.exports = { annotateFrame, annotateStream, fieldAt };

@@ -1,0 +1,145 @@
+'use strict';
+// Compares two codecs' outcomes and names each difference by tier:
+//   crash           a codec crashed or hung (a finding even when both did)
+//   acceptance      one accepted what the other rejected
+//   error-identity  both rejected, with a different error class or code
+//   bytes           both serialized, to different frames
+//   classification  decoded values differ in type, prototype or Buffer-ness
+//   value           decoded values differ in anything else
+//   effects         serializing ran different user code (getters, setters)
+//   framing         a framer delivered a different number of messages or
+//                   reported a different buffering state
+// A difference carries a signature (tier, operation, outcome kinds, the first
+// differing field) so that many inputs hitting one problem count once.
+
+const { fieldAt } = require('./annotate');
+
+const tiers = ['crash', 'acceptance', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
+const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
+
+function errorLabel(error) {
+  return error.code ? `${error.name}[${error.code}]` : error.name;
+}
+
+function outcomeLabel(outcome) {
+  if (outcome.kind === 'reject') return `reject ${errorLabel(outcome.error)}`;
+  if (outcome.kind === 'crash') return `crash ${outcome.signal ?? `exit ${outcome.code}`}`;
+  return outcome.kind;
+}
+
+// First difference between two canonical trees: { path, field, a, b } or null.
+function treeDiff(a, b, path = '$') {
+  if (a === b) return null;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return { path, field: path.split(/[.[]/).at(-1).replace(/\]$/, ''), a, b };
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return { path, field: 'shape', a, b };
+  if (Array.isArray(a)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const d = treeDiff(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  // The node type decides what the other fields mean: compare it first.
+  const keys = [...new Set(['t', ...Object.keys(a), ...Object.keys(b)])];
+  for (const key of keys) {
+    const d = treeDiff(a[key], b[key], `${path}.${key}`);
+    if (d) {
+      if (d.field === key) d.node = a.t ?? b.t;
+      return d;
+    }
+  }
+  return null;
+}
+
+function difference(tier, op, where, a, b, key, detail) {
+  return { tier, op, where, a, b, signature: `${tier}/${op}/${key}`, detail };
+}
+
+function sideSummary(outcome) {
+  const s = { kind: outcome.kind };
+  if (outcome.error) Object.assign(s, { name: outcome.error.name, code: outcome.error.code });
+  if (outcome.kind === 'crash') Object.assign(s, { signal: outcome.signal, code: outcome.code });
+  return s;
+}
+
+// Differences between two outcomes of the same operation; both may carry
+// `bytes` (serialize), `tree` (deserialize) or `effects`.
+function compareOutcomes(op, where, oa, ob) {
+  const a = sideSummary(oa);
+  const b = sideSummary(ob);
+  const kinds = `${oa.kind}~${ob.kind}`;
+  const out = [];
+  if (oa.kind === 'crash' || oa.kind === 'hang' || ob.kind === 'crash' || ob.kind === 'hang') {
+    const side = ['crash', 'hang'].includes(oa.kind) ? 'a' : 'b';
+    const failed = side === 'a' ? oa : ob;
+    return [difference('crash', op, where, a, b, `${side}:${outcomeLabel(failed)}`,
+      `${side} ${outcomeLabel(failed)}`)];
+  }
+  if (oa.kind !== ob.kind) {
+    const rejected = oa.kind === 'reject' ? oa : ob;
+    out.push(difference('acceptance', op, where, a, b,
+      `${oa.kind === 'reject' ? 'a' : 'b'}-rejects:${errorLabel(rejected.error)}`,
+      `a ${outcomeLabel(oa)}, b ${outcomeLabel(ob)}`));
+  } else if (oa.kind === 'reject') {
+    const la = errorLabel(oa.error);
+    const lb = errorLabel(ob.error);
+    if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
+  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
+    const offset = firstByteDifference(oa.bytes, ob.bytes);
+    const field = fieldAt(Buffer.from(oa.bytes, 'hex'), offset);
+    out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
+  } else if (oa.tree !== undefined) {
+    const d = treeDiff(oa.tree, ob.tree);
+    if (d) {
+      const tier = classificationFields.has(d.field) ? 'classification' : 'value';
+      out.push(difference(tier, op, where, a, b, `${d.node ?? 'node'}.${d.field}`,
+        `${d.path}: ${JSON.stringify(d.a)} vs ${JSON.stringify(d.b)}`));
+    }
+  }
+  if (oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
+    out.push(difference('effects', op, where, a, b, kinds,
+      `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
+  }
+  return out;
+}
+
+// The first differing byte of the payloads, or of the prefixes when only they differ.
+function firstByteDifference(ha, hb) {
+  const from = (start) => {
+    let i = start;
+    while (i < ha.length && ha[i] === hb[i]) i++;
+    return i < Math.max(ha.length, hb.length) ? Math.floor(i / 2) : -1;
+  };
+  const inPayload = from(8);
+  return inPayload === -1 ? from(0) : inPayload;
+}
+
+// Differences between two framers' reads of the same chunks.
+function compareReads(ra, rb) {
+  const out = [];
+  for (let i = 0; i < Math.max(ra.length, rb.length); i++) {
+    const x = ra[i];
+    const y = rb[i];
+    const where = `read ${i + 1}`;
+    for (let m = 0; m < Math.min(x.delivered.length, y.delivered.length); m++) {
+      out.push(...compareOutcomes('stream', `${where}, message ${m + 1}`,
+        { kind: 'ok', tree: x.delivered[m] }, { kind: 'ok', tree: y.delivered[m] }));
+    }
+    const ea = x.error ? { kind: 'reject', error: x.error } : { kind: 'ok' };
+    const eb = y.error ? { kind: 'reject', error: y.error } : { kind: 'ok' };
+    out.push(...compareOutcomes('stream', where, ea, eb));
+    if (x.delivered.length !== y.delivered.length) {
+      out.push(difference('framing', 'stream', where, ea, eb, 'delivered',
+        `a delivered ${x.delivered.length} messages, b ${y.delivered.length}`));
+    }
+    if (x.buffering !== y.buffering) {
+      out.push(difference('framing', 'stream', where, ea, eb, 'buffering',
+        `buffering: a ${x.buffering}, b ${y.buffering}`));
+    }
+  }
+  return out;
+}
+
+module.exports = { compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, tiers };

@@ -1,0 +1,133 @@
+'use strict';
+// A long-lived worker process of one node binary, fed requests in a pipeline.
+// A request that kills the process (abort, CHECK failure, segfault) resolves
+// as a `crash` outcome and one that exceeds the time limit as `hang`; the
+// process is replaced and the queued requests go on in the new one.
+
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { EnvironmentError, UsageError } = require('./errors');
+
+const workerMain = path.join(__dirname, 'worker.js');
+const kStderrTail = 4096;
+
+class WorkerProcess {
+  constructor(nodePath, { timeoutMs = 10_000 } = {}) {
+    this.nodePath = nodePath;
+    this.timeoutMs = timeoutMs;
+    this.queue = [];     // requests sent and not answered, oldest first
+    this.nextId = 1;
+    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    this.child = null;
+  }
+
+  request(message) {
+    this.stats.requests++;
+    return new Promise((resolve, reject) => {
+      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject };
+      this.queue.push(entry);
+      this.#ensureStarted();
+      this.#send(entry);
+    });
+  }
+
+  close() {
+    const child = this.child;
+    this.child = null;
+    if (child) {
+      clearTimeout(this.timer);
+      child.removeAllListeners('exit');
+      child.kill('SIGKILL');
+    }
+  }
+
+  #ensureStarted() {
+    if (this.child) return;
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.stderr = '';
+    let pending = '';
+    child.stdio[3].setEncoding('utf8');
+    child.stdio[3].on('data', (text) => {
+      pending += text;
+      let newline;
+      while ((newline = pending.indexOf('\n')) !== -1) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        this.#answer(JSON.parse(line));
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => { this.stderr = (this.stderr + text).slice(-kStderrTail); });
+    child.stdin.on('error', () => {});  // EPIPE when the worker dies; 'exit' handles it
+    child.on('error', (err) => this.#failAll(new EnvironmentError(
+      `cannot start ${this.nodePath}: ${err.code ?? err.message}`)));
+    child.on('exit', (code, signal) => this.#exited(child, code, signal));
+    this.#armTimer();
+  }
+
+  #send(entry) {
+    this.child.stdin.write(`${JSON.stringify(entry.message)}\n`);
+  }
+
+  #armTimer() {
+    clearTimeout(this.timer);
+    if (this.queue.length === 0) return;
+    const head = this.queue[0];
+    this.timer = setTimeout(() => {
+      this.stats.hangs++;
+      this.queue.shift();
+      head.resolve({ kind: 'hang', ms: this.timeoutMs });
+      this.#restart();
+    }, this.timeoutMs);
+  }
+
+  #answer({ id, outcome, fault }) {
+    const head = this.queue[0];
+    if (!head || head.message.id !== id) return;  // answer to a request already timed out
+    this.queue.shift();
+    if (fault) {
+      const Err = fault.kind === 'usage' ? UsageError : EnvironmentError;
+      head.reject(new Err(fault.message));
+    } else {
+      head.resolve(outcome);
+    }
+    this.#armTimer();
+  }
+
+  #exited(child, code, signal) {
+    if (child !== this.child) return;
+    this.child = null;
+    clearTimeout(this.timer);
+    const head = this.queue.shift();
+    if (!head) return;
+    this.stats.crashes++;
+    head.resolve({ kind: 'crash', code, signal, stderr: this.stderr.trim().split('\n').slice(-8).join('\n') });
+    this.#resendQueue();
+  }
+
+  #restart() {
+    const child = this.child;
+    this.child = null;
+    child?.removeAllListeners('exit');
+    child?.kill('SIGKILL');
+    this.#resendQueue();
+  }
+
+  #resendQueue() {
+    if (this.queue.length === 0) return;
+    this.stats.restarts++;
+    this.#ensureStarted();
+    for (const entry of this.queue) this.#send(entry);
+  }
+
+  #failAll(err) {
+    clearTimeout(this.timer);
+    this.child = null;
+    for (const entry of this.queue.splice(0)) entry.reject(err);
+  }
+}
+
+module.exports = { WorkerProcess };
