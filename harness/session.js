@@ -5,7 +5,7 @@
 const path = require('node:path');
 const { WorkerProcess } = require('./pool');
 const { resolveNode, probeNode } = require('./nodes');
-const { compareOutcomes, compareReads } = require('./compare');
+const checks = require('./checks');
 const { builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 const fs = require('node:fs');
@@ -53,40 +53,8 @@ class Session {
     return this.worker(side.node).request({ ...request, codec: side.codec });
   }
 
-  both(request) {
-    return Promise.all([this.run('a', request), this.run('b', request)]);
-  }
-
-  // input: { recipe } or { module }. Serializes with both codecs, then decodes
-  // every frame that came out with both.
-  async checkValue(input) {
-    const [sa, sb] = await this.both({ op: 'serialize', input });
-    const outcomes = { serialize: { a: sa, b: sb }, decode: [] };
-    const differences = compareOutcomes('serialize', 'serialize', sa, sb);
-    const frames = [['a', sa], ['b', sb]].filter(([, o]) => o.kind === 'ok');
-    if (frames.length === 2 && sa.bytes === sb.bytes) frames.pop();
-    for (const [producer, outcome] of frames) {
-      const [da, db] = await this.both({ op: 'deserialize', bytes: outcome.bytes.slice(8) });
-      outcomes.decode.push({ producer, a: da, b: db });
-      differences.push(...compareOutcomes('deserialize', `decode ${producer}'s frame`, da, db));
-    }
-    return { type: 'value', input, outcomes, differences };
-  }
-
-  // A whole frame (length prefix included), fed to a fresh framer as one read.
-  async checkFrame(bytes) {
-    const result = await this.checkStream(bytes, []);
-    return { ...result, type: 'frame' };
-  }
-
-  // A byte stream cut into reads of the given sizes, the rest as a last read.
-  async checkStream(bytes, chunks) {
-    const hex = Buffer.from(bytes).toString('hex');
-    const [oa, ob] = await this.both({ op: 'stream', bytes: hex, chunks });
-    const differences = oa.kind === 'ok' && ob.kind === 'ok' ?
-      compareReads(oa.reads, ob.reads) :
-      compareOutcomes('stream', 'framer', oa, ob);
-    return { type: 'stream', input: { bytes: hex, chunks }, outcomes: { stream: { a: oa, b: ob } }, differences };
+  check(type, input) {
+    return checks[type]((side, request) => this.run(side, request), input);
   }
 
   stats() {

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+'use strict';
+// ipcfuzz: differential fuzzing and conformance for Node's `advanced` IPC codec.
+// Exit codes: 0 no new difference, 1 new difference, 2 usage or environment error.
+
+const { runCommand } = require('../harness/cli');
+
+runCommand(process.argv.slice(2));

@@ -1,0 +1,84 @@
+'use strict';
+// ipcfuzz diff: one input through two codecs, both outcomes side by side.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { parse, sideFlags, sessionOptions } = require('../cli');
+const { Session } = require('../session');
+const { loadKnown, classify } = require('../known');
+const { renderResult } = require('../report');
+const { reproScript } = require('../repro');
+const { UsageError } = require('../errors');
+
+const inputFlags = ['value', 'recipe', 'frame', 'stream'];
+
+function readInput(flags) {
+  const given = inputFlags.filter((f) => flags[f] !== undefined);
+  if (given.length !== 1) throw new UsageError(`give exactly one of ${inputFlags.map((f) => `--${f}`).join(', ')}`);
+  const [kind] = given;
+  const file = path.resolve(flags[kind]);
+  if (flags.chunks !== undefined && kind !== 'stream') throw new UsageError('--chunks goes with --stream');
+  let data;
+  try {
+    data = fs.readFileSync(file);
+  } catch (err) {
+    throw new UsageError(`cannot read ${flags[kind]}: ${err.code ?? err.message}`);
+  }
+  switch (kind) {
+    case 'value': return ['value', { module: file }];
+    case 'recipe': {
+      try {
+        return ['value', { recipe: JSON.parse(data.toString('utf8')) }];
+      } catch (err) {
+        throw new UsageError(`${flags.recipe} is not valid JSON: ${err.message}`);
+      }
+    }
+    case 'frame': return ['frame', { bytes: data.toString('hex') }];
+    default: return ['stream', { bytes: data.toString('hex'), chunks: parseChunks(flags.chunks) }];
+  }
+}
+
+function parseChunks(text) {
+  if (text === undefined) return [];
+  const sizes = text.split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw new UsageError(`--chunks must be a comma-separated list of sizes, got ${JSON.stringify(text)}`);
+  }
+  return sizes;
+}
+
+async function run(args) {
+  const flags = parse(args, {
+    ...sideFlags,
+    value: { type: 'string' },
+    recipe: { type: 'string' },
+    frame: { type: 'string' },
+    stream: { type: 'string' },
+    chunks: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    repro: { type: 'string' },
+  });
+  const options = sessionOptions(flags);
+  const known = loadKnown(options.knownFile);
+  const [type, input] = readInput(flags);
+  if (flags.repro !== undefined && fs.existsSync(flags.repro)) {
+    throw new UsageError(`--repro ${flags.repro} exists; ipcfuzz does not overwrite files`);
+  }
+  const session = new Session(options);
+  try {
+    const result = await session.check(type, input);
+    classify(result.differences, known);
+    if (flags.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
+    else console.log(renderResult(result, session.sides));
+    if (flags.repro !== undefined) {
+      fs.writeFileSync(flags.repro, reproScript(result, {
+        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${inputFlags.find((f) => flags[f])} ${flags[inputFlags.find((f) => flags[f])]}`,
+      }), { flag: 'wx', mode: 0o755 });
+    }
+    return result.differences.some((d) => !d.known) ? 1 : 0;
+  } finally {
+    session.close();
+  }
+}
+
+module.exports = { run };

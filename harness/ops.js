@@ -1,0 +1,119 @@
+'use strict';
+// The operations a codec is put through, run in the process of the node under
+// test: by the worker for the harness, and in-process by repro scripts.
+// Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
+
+const { canonicalize } = require('./canonical');
+const { loadCodec } = require('./codecs');
+const { EnvironmentError, UsageError } = require('./errors');
+
+function describeError(err) {
+  if (err === null || (typeof err !== 'object' && typeof err !== 'function')) {
+    return { name: typeof err, message: String(err) };
+  }
+  let name;
+  try {
+    name = err.constructor?.name ?? 'Object';
+  } catch {
+    name = 'Object';
+  }
+  const code = typeof err.code === 'string' ? err.code : undefined;
+  return { name, code, message: String(err.message ?? '').slice(0, 1000) };
+}
+
+function attempt(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof EnvironmentError || err instanceof UsageError) throw err;
+    return { kind: 'reject', error: describeError(err) };
+  }
+}
+
+function toBuffer(bytes, what) {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(`${what} returned ${typeof bytes}, not a Uint8Array`);
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+// A fresh ArrayBuffer holding [length prefix][payload], as a pipe read would;
+// the payload is decoded in place so views can borrow it.
+function framed(payload) {
+  const frame = Buffer.alloc(payload.length + 4);
+  frame.writeUInt32BE(payload.length, 0);
+  payload.copy(frame, 4);
+  return frame;
+}
+
+// buildInput(input, effects) -> { value, setup, teardown } makes the value to serialize.
+function createOps(buildInput) {
+  return {
+    info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
+    serialize: ({ codec, input }) => {
+      const effects = [];
+      return serialize(loadCodec(codec), { ...buildInput(input, effects), effects });
+    },
+    deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), Buffer.from(bytes, 'hex')),
+    stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), Buffer.from(bytes, 'hex'), chunks),
+  };
+}
+
+// build.effects collects what user code ran (getters, setters) during the call.
+function serialize(codec, build) {
+  const outcome = attempt(() => {
+    build.setup();
+    try {
+      return { kind: 'ok', bytes: toBuffer(codec.serialize(build.value), 'serialize').toString('hex') };
+    } finally {
+      build.teardown();
+    }
+  });
+  outcome.effects = build.effects;
+  return outcome;
+}
+
+function deserialize(codec, payload) {
+  const frame = framed(payload);
+  return attempt(() => {
+    const value = codec.deserialize(frame.subarray(4));
+    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer }) };
+  });
+}
+
+// Feeds `data` to one framer in reads of the given sizes (the rest as a last
+// read) and records, per read, the messages delivered before any error, the
+// error, and the framer's buffering state afterwards.
+function stream(codec, data, chunks) {
+  const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
+  if (created.kind !== 'ok') return created;
+  const { framer } = created;
+  const reads = [];
+  for (const chunk of cut(data, chunks)) {
+    const read = { delivered: [] };
+    const failure = attempt(() => {
+      for (const message of framer.push(chunk)) {
+        read.delivered.push(canonicalize(message, { frame: chunk.buffer }));
+      }
+    });
+    if (failure) read.error = failure.error;
+    const state = attempt(() => ({ kind: 'ok', buffering: Boolean(framer.buffering()) }));
+    read.buffering = state.kind === 'ok' ? state.buffering : 'error';
+    reads.push(read);
+  }
+  return { kind: 'ok', reads };
+}
+
+function* cut(data, sizes = []) {
+  let at = 0;
+  for (const size of sizes) {
+    if (at >= data.length) return;
+    // Each read arrives in an ArrayBuffer of its own, as from libuv.
+    yield Buffer.from(data.subarray(at, at + size));
+    at += size;
+  }
+  if (at < data.length || data.length === 0) yield Buffer.from(data.subarray(at));
+}
+
+
+module.exports = { createOps, serialize, deserialize, stream, describeError };

@@ -1,0 +1,135 @@
+'use strict';
+// Renders a check result for people: both outcomes side by side, the
+// annotated frames involved, and a verdict per tier.
+
+const { hexdump } = require('./hexdump');
+const { outcomeLabel, tiers } = require('./compare');
+
+const kColumn = 58;
+
+// A one-line description of a canonical tree.
+function describe(tree, depth = 0) {
+  if (depth > 3) return '…';
+  const inner = (t) => describe(t, depth + 1);
+  const props = (list) => list.map(([k, v]) => `${k}: ${inner(v)}`);
+  switch (tree.t) {
+    case 'undefined': case 'null': return tree.t;
+    case 'number': case 'boolean': return tree.v;
+    case 'bigint': return `${tree.v}n`;
+    case 'string': return JSON.stringify(tree.v.length > 24 ? `${tree.v.slice(0, 24)}…` : tree.v);
+    case 'ref': return `[ref #${tree.id}]`;
+    case 'view': {
+      const bytes = tree.bytes.length > 24 ? `${tree.bytes.slice(0, 24)}…` : tree.bytes;
+      return `${tree.proto[0]}(${tree.length ?? tree.byteLength}) <${bytes}> ` +
+        `{isBuffer: ${tree.isBuffer}, kind: ${tree.kind}, backing: ${tree.backing}}`;
+    }
+    case 'array': return `[${props(tree.props).join(', ')}] (length ${tree.length})`;
+    case 'map': return `Map {${tree.entries.map(([k, v]) => `${inner(k)} => ${inner(v)}`).join(', ')}}`;
+    case 'set': return `Set {${tree.values.map(inner).join(', ')}}`;
+    case 'date': return `Date(${tree.v})`;
+    case 'regexp': return `/${tree.source}/${tree.flags}`;
+    case 'boxed': return `[${tree.proto[0]}: ${inner(tree.v)}]`;
+    case 'error': return `[${tree.proto[0]}: ${tree.message}]`;
+    case 'arraybuffer': return `${tree.shared ? 'SharedArrayBuffer' : 'ArrayBuffer'}(${tree.byteLength})`;
+    default: return `${tree.proto?.[0] ?? 'Object'} {${props(tree.props ?? []).join(', ')}}`;
+  }
+}
+
+function describeOutcome(o) {
+  if (o.kind === 'ok' && o.bytes !== undefined) return `ok, ${o.bytes.length / 2} bytes: ${o.bytes}`;
+  if (o.kind === 'ok' && o.tree !== undefined) return `ok: ${describe(o.tree)}`;
+  if (o.kind === 'reject') return `${outcomeLabel(o)}: ${o.error.message.split('\n')[0]}`;
+  if (o.kind === 'crash') return `${outcomeLabel(o)}${o.stderr ? `\n${o.stderr}` : ''}`;
+  if (o.kind === 'hang') return `hang: no answer within ${o.ms} ms`;
+  return o.kind;
+}
+
+function wrap(text, width) {
+  const out = [];
+  for (const line of String(text).split('\n')) {
+    for (let i = 0; i < line.length || i === 0; i += width) out.push(line.slice(i, i + width));
+  }
+  return out;
+}
+
+function sideBySide(label, a, b) {
+  const left = wrap(a, kColumn);
+  const right = wrap(b, kColumn);
+  const rows = [`  ${label}`];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    rows.push(`    ${(left[i] ?? '').padEnd(kColumn)} │ ${right[i] ?? ''}`);
+  }
+  return rows;
+}
+
+function outcomeRows(result) {
+  const rows = [];
+  const { outcomes } = result;
+  if (outcomes.serialize) {
+    const { a, b } = outcomes.serialize;
+    rows.push(...sideBySide('serialize', describeOutcome(a), describeOutcome(b)));
+    if (a.effects?.length || b.effects?.length) {
+      rows.push(...sideBySide('side effects', a.effects.join(', ') || 'none', b.effects.join(', ') || 'none'));
+    }
+    for (const d of outcomes.decode) {
+      rows.push(...sideBySide(`decode ${d.producer}'s frame`, describeOutcome(d.a), describeOutcome(d.b)));
+    }
+  }
+  if (outcomes.stream) {
+    const { a, b } = outcomes.stream;
+    if (a.kind !== 'ok' || b.kind !== 'ok') {
+      rows.push(...sideBySide('framer', describeOutcome(a), describeOutcome(b)));
+    } else {
+      for (let i = 0; i < Math.max(a.reads.length, b.reads.length); i++) {
+        rows.push(...sideBySide(`read ${i + 1}`, describeRead(a.reads[i]), describeRead(b.reads[i])));
+      }
+    }
+  }
+  return rows;
+}
+
+function describeRead(read) {
+  if (!read) return '(no read)';
+  const lines = read.delivered.map((t, i) => `message ${i + 1}: ${describe(t)}`);
+  if (read.error) lines.push(describeOutcome({ kind: 'reject', error: read.error }));
+  lines.push(`buffering: ${read.buffering}`);
+  return lines.join('\n');
+}
+
+function framesOf(result) {
+  if (result.type !== 'value') return [['input', result.input.bytes]];
+  const { a, b } = result.outcomes.serialize;
+  if (a.kind === 'ok' && b.kind === 'ok' && a.bytes === b.bytes) return [['a and b', a.bytes]];
+  return [['a', a], ['b', b]].filter(([, o]) => o.kind === 'ok').map(([s, o]) => [s, o.bytes]);
+}
+
+function verdictRows(differences) {
+  return tiers.map((tier) => {
+    const found = differences.filter((d) => d.tier === tier);
+    const fresh = found.filter((d) => !d.known);
+    const status = fresh.length ? 'DIFF' : found.length ? `known (${[...new Set(found.map((d) => d.known))].join(', ')})` : 'same';
+    const detail = (fresh[0] ?? found[0]);
+    return `  ${tier.padEnd(15)} ${status}${detail ? `  ${detail.where}: ${detail.detail}` : ''}`;
+  });
+}
+
+// Outcomes, annotated frames and verdict of a result.
+function renderBody(result) {
+  const lines = ['outcomes (a │ b)', ...outcomeRows(result)];
+  for (const [who, hex] of framesOf(result)) {
+    lines.push('', `frame ${who === 'input' ? '' : `from ${who} `}(annotated)`, hexdump(Buffer.from(hex, 'hex')));
+  }
+  const fresh = result.differences.filter((d) => !d.known).length;
+  const known = result.differences.length - fresh;
+  lines.push('', 'verdict', ...verdictRows(result.differences), '',
+    fresh ? `DIFF: ${fresh} difference${fresh > 1 ? 's' : ''}${known ? ` (+${known} known)` : ''}` :
+      known ? `SAME except ${known} known difference${known > 1 ? 's' : ''}` : 'SAME');
+  return lines.join('\n');
+}
+
+function renderResult(result, sides) {
+  const name = (s) => `${s.codec} in node ${s.info.node}`;
+  return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', renderBody(result)].join('\n');
+}
+
+module.exports = { renderResult, renderBody, describe, describeOutcome };
