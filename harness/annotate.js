@@ -20,6 +20,7 @@ class Reader {
     this.pos = start;
     this.end = end;
     this.segments = [];
+    this.values = [];  // extent of every complete value: { start, end, tag }
   }
 
   mark(start, label, field) {
@@ -126,6 +127,13 @@ function peekTag(r) {
 function readValue(r, depth) {
   if (depth > kMaxDepth) throw new Stop('depth', r.pos);
   const tag = peekTag(r);
+  const start = r.pos;
+  const value = readTagged(r, depth, tag);
+  r.values.push({ start, end: r.pos, tag: tags[tag] });
+  return value;
+}
+
+function readTagged(r, depth, tag) {
   const start = r.pos++;
   const name = tags[tag];
   if (!name || tag === 0xff) {
@@ -215,7 +223,7 @@ function annotateFrame(bytes, start = 0) {
   if (bytes.length - start < 4) {
     r.pos = bytes.length;
     r.mark(start, `partial length prefix (${bytes.length - start} of 4 bytes)`, 'prefix');
-    return { segments: r.segments, end: r.pos, stop: { offset: start, reason: 'truncated-length' } };
+    return { segments: r.segments, values: [], end: r.pos, stop: { offset: start, reason: 'truncated-length' } };
   }
   const length = bytes.readUInt32BE(start);
   r.pos += 4;
@@ -234,9 +242,10 @@ function annotateFrame(bytes, start = 0) {
       r.pos = r.end;
       r.mark(at, 'not read', 'unread');
     }
-    return { segments: r.segments, end: Math.min(end, bytes.length), stop: { offset: err.offset, reason: err.message } };
+    return { segments: r.segments, values: r.values, end: Math.min(end, bytes.length),
+      stop: { offset: err.offset, reason: err.message } };
   }
-  return { segments: r.segments, end };
+  return { segments: r.segments, values: r.values, end };
 }
 
 // Annotates consecutive frames until the bytes run out.

@@ -9,10 +9,15 @@ function both(run, request) {
   return Promise.all([run('a', request), run('b', request)]);
 }
 
+function unbuildable(type, input, a, b) {
+  return { type, input, skipped: (a.kind === 'unbuildable' ? a : b).error.message, outcomes: { serialize: { a, b }, decode: [] }, differences: [] };
+}
+
 // input: { recipe } or { module }. Serializes with both codecs, then decodes
 // every distinct frame that came out with both.
 async function value(run, input) {
   const [sa, sb] = await both(run, { op: 'serialize', input });
+  if (sa.kind === 'unbuildable' || sb.kind === 'unbuildable') return unbuildable('value', input, sa, sb);
   const outcomes = { serialize: { a: sa, b: sb }, decode: [] };
   const differences = compareOutcomes('serialize', 'serialize', sa, sb);
   const frames = [['a', sa], ['b', sb]].filter(([, o]) => o.kind === 'ok');
@@ -23,6 +28,18 @@ async function value(run, input) {
     differences.push(...compareOutcomes('deserialize', `decode ${producer}'s frame`, da, db));
   }
   return { type: 'value', input, outcomes, differences };
+}
+
+// input: { recipe } or { module }. Serializes with codec a, then lets each
+// codec decode that frame and serialize what it got: both must give the same frame.
+async function roundtrip(run, input) {
+  const serialized = await run('a', { op: 'serialize', input });
+  if (serialized.kind === 'unbuildable') return unbuildable('roundtrip', input, serialized, serialized);
+  const outcomes = { serialize: { a: serialized, b: serialized }, decode: [] };
+  if (serialized.kind !== 'ok') return { type: 'roundtrip', input, outcomes, differences: [] };
+  const [ra, rb] = await both(run, { op: 'roundtrip', bytes: serialized.bytes.slice(8) });
+  outcomes.roundtrip = { a: ra, b: rb };
+  return { type: 'roundtrip', input, outcomes, differences: compareOutcomes('roundtrip', 'decode and re-encode', ra, rb) };
 }
 
 // input: { bytes (hex), chunks: [sizes] }: a byte stream cut into reads of
@@ -42,4 +59,4 @@ async function frame(run, input) {
   return { ...(await stream(run, { bytes: input.bytes })), type: 'frame', input };
 }
 
-module.exports = { value, stream, frame };
+module.exports = { value, roundtrip, stream, frame };

@@ -8,6 +8,7 @@ const { EnvironmentError, UsageError } = require('./errors');
 const commands = {
   info: './commands/info',
   diff: './commands/diff',
+  fuzz: './commands/fuzz',
 };
 
 const usage = `usage: ipcfuzz <command> [flags]
@@ -17,6 +18,10 @@ commands:
   diff  (--value F.js | --recipe F.json | --frame F.bin | --stream F.bin [--chunks 3,1,...])
         [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
         [--known FILE | --no-known] [--json] [--repro FILE] [--timeout MS]
+
+  fuzz  [--engine fast-check] [--seconds N] [--seed N] [--property value,roundtrip,frame,stream]
+        [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
+        [--out DIR] [--known FILE | --no-known] [--timeout MS]
 
 CODEC is js, native, builtin, or the path of an adapter module (see README).`;
 

@@ -12,7 +12,7 @@
 // A difference carries a signature (tier, operation, outcome kinds, the first
 // differing field) so that many inputs hitting one problem count once.
 
-const { fieldAt } = require('./annotate');
+const { annotateFrame } = require('./annotate');
 
 const tiers = ['crash', 'acceptance', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
 const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
@@ -53,6 +53,11 @@ function treeDiff(a, b, path = '$') {
   return null;
 }
 
+function sameEnd(oa, ob) {
+  return oa.kind === ob.kind && (oa.kind !== 'reject' ||
+    (errorLabel(oa.error) === errorLabel(ob.error) && oa.error.message === ob.error.message));
+}
+
 function difference(tier, op, where, a, b, key, detail) {
   return { tier, op, where, a, b, signature: `${tier}/${op}/${key}`, detail };
 }
@@ -69,7 +74,6 @@ function sideSummary(outcome) {
 function compareOutcomes(op, where, oa, ob) {
   const a = sideSummary(oa);
   const b = sideSummary(ob);
-  const kinds = `${oa.kind}~${ob.kind}`;
   const out = [];
   if (oa.kind === 'crash' || oa.kind === 'hang' || ob.kind === 'crash' || ob.kind === 'hang') {
     const side = ['crash', 'hang'].includes(oa.kind) ? 'a' : 'b';
@@ -88,7 +92,7 @@ function compareOutcomes(op, where, oa, ob) {
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
   } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
     const offset = firstByteDifference(oa.bytes, ob.bytes);
-    const field = fieldAt(Buffer.from(oa.bytes, 'hex'), offset);
+    const field = differingField(oa.bytes, ob.bytes, offset);
     out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
@@ -98,11 +102,31 @@ function compareOutcomes(op, where, oa, ob) {
         `${d.path}: ${JSON.stringify(d.a)} vs ${JSON.stringify(d.b)}`));
     }
   }
-  if (oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
-    out.push(difference('effects', op, where, a, b, kinds,
+  // Effects are compared when both ended alike: a different error explains the rest.
+  if (sameEnd(oa, ob) && oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
+    let i = 0;
+    while (oa.effects[i] === ob.effects[i]) i++;
+    out.push(difference('effects', op, where, a, b, `${oa.effects[i] ? 'a' : 'b'} ${oa.effects[i] ?? ob.effects[i]}`,
       `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
   }
   return out;
+}
+
+// The wire field where two frames part. A host-object field at the offset,
+// or right before it in either frame, names the cause best (a view that wrote
+// more or fewer bytes shifts everything after it).
+function differingField(ha, hb, offset) {
+  const fields = [ha, hb].map((hex) => fieldsAround(Buffer.from(hex, 'hex'), offset));
+  for (const { at, before } of fields) if (at.startsWith('host.')) return at;
+  for (const { before } of fields) if (before?.startsWith('host.')) return before;
+  return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
+}
+
+function fieldsAround(bytes, offset) {
+  const { segments } = annotateFrame(bytes);
+  const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
+  const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
+  return { at, before };
 }
 
 // The first differing byte of the payloads, or of the prefixes when only they differ.

@@ -52,11 +52,20 @@ function createOps(buildInput) {
     info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
     serialize: ({ codec, input }) => {
       const effects = [];
-      return serialize(loadCodec(codec), { ...buildInput(input, effects), effects });
+      const build = attemptBuild(() => buildInput(input, effects));
+      return build.kind ? build : serialize(loadCodec(codec), { ...build, effects });
     },
     deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), Buffer.from(bytes, 'hex')),
+    roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), Buffer.from(bytes, 'hex')),
     stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), Buffer.from(bytes, 'hex'), chunks),
   };
+}
+
+// A value whose construction throws (a step that cannot apply to it, such as
+// detaching Buffer's pool) is no input at all: the checks skip it.
+function attemptBuild(build) {
+  const outcome = attempt(build);
+  return outcome.kind === 'reject' ? { kind: 'unbuildable', error: outcome.error } : outcome;
 }
 
 // build.effects collects what user code ran (getters, setters) during the call.
@@ -78,6 +87,15 @@ function deserialize(codec, payload) {
   return attempt(() => {
     const value = codec.deserialize(frame.subarray(4));
     return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer }) };
+  });
+}
+
+// Decodes a payload and serializes the result again with the same codec.
+function roundtrip(codec, payload) {
+  const frame = framed(payload);
+  return attempt(() => {
+    const value = codec.deserialize(frame.subarray(4));
+    return { kind: 'ok', bytes: toBuffer(codec.serialize(value), 'serialize').toString('hex') };
   });
 }
 
@@ -104,16 +122,22 @@ function stream(codec, data, chunks) {
   return { kind: 'ok', reads };
 }
 
+// Each read arrives in an ArrayBuffer of its own, as from libuv (and never in
+// Buffer's pool, whose offsets would depend on what else was allocated).
+function readOf(data, start, end) {
+  const chunk = Buffer.alloc(Math.max(0, Math.min(end, data.length) - start));
+  data.copy(chunk, 0, start, end);
+  return chunk;
+}
+
 function* cut(data, sizes = []) {
   let at = 0;
   for (const size of sizes) {
     if (at >= data.length) return;
-    // Each read arrives in an ArrayBuffer of its own, as from libuv.
-    yield Buffer.from(data.subarray(at, at + size));
+    yield readOf(data, at, at + size);
     at += size;
   }
-  if (at < data.length || data.length === 0) yield Buffer.from(data.subarray(at));
+  if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
-
 
 module.exports = { createOps, serialize, deserialize, stream, describeError };

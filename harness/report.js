@@ -75,6 +75,9 @@ function outcomeRows(result) {
       rows.push(...sideBySide(`decode ${d.producer}'s frame`, describeOutcome(d.a), describeOutcome(d.b)));
     }
   }
+  if (outcomes.roundtrip) {
+    rows.push(...sideBySide('decode and re-encode', describeOutcome(outcomes.roundtrip.a), describeOutcome(outcomes.roundtrip.b)));
+  }
   if (outcomes.stream) {
     const { a, b } = outcomes.stream;
     if (a.kind !== 'ok' || b.kind !== 'ok') {
@@ -97,7 +100,7 @@ function describeRead(read) {
 }
 
 function framesOf(result) {
-  if (result.type !== 'value') return [['input', result.input.bytes]];
+  if (result.type === 'frame' || result.type === 'stream') return [['input', result.input.bytes]];
   const { a, b } = result.outcomes.serialize;
   if (a.kind === 'ok' && b.kind === 'ok' && a.bytes === b.bytes) return [['a and b', a.bytes]];
   return [['a', a], ['b', b]].filter(([, o]) => o.kind === 'ok').map(([s, o]) => [s, o.bytes]);

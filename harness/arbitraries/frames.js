@@ -1,0 +1,57 @@
+'use strict';
+// fast-check arbitraries of frame corruptions (harness/corrupt.js) and of
+// streams: frames cut into reads in the ways that matter to a framer.
+
+const fc = require('fast-check');
+
+// Tag and index values around the varint and uint32 edges.
+const edgeValue = fc.constantFrom(0, 1, 2, 3, 127, 128, 255, 16383, 16384, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1);
+const viewIndex = fc.oneof(fc.integer({ min: 0, max: 13 }), fc.constantFrom(14, 99, 2 ** 32 - 1));
+const nth = fc.nat(7);
+const overlong = fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) });
+
+const corruption = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('host-tag'), nth, value: edgeValue, overlong }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('view-index'), nth, value: viewIndex, overlong }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('view-length'), nth, delta: fc.integer({ min: -3, max: 9 }) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('host-nonobject'), nth,
+    value: fc.constantFrom([0x49, 0x02], [0x30], [0x5f], [0x22, 0x01, 0x61], [0x54]) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('padding'), nth, count: fc.integer({ min: 1, max: 7 }) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('truncate'), at: fc.nat(64), keepPrefix: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('prefix'),
+    value: fc.constantFrom('shorter', 'longer', 0, 2 ** 31, 2 ** 31 + 5, 0xffffffff) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('version'), value: fc.constantFrom(null, 0, 12, 13, 14, 16, 255) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('trailing'),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => Buffer.from(b).toString('hex')) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('flip'), at: fc.nat(255), mask: fc.integer({ min: 1, max: 255 }) }) },
+);
+
+// A chunk plan: how a stream of `total` bytes is cut into reads.
+const chunkPlan = fc.oneof(
+  fc.constant({ k: 'whole' }),
+  fc.constant({ k: 'bytewise' }),
+  fc.constant({ k: 'split-length' }),
+  fc.record({ k: fc.constant('sizes'), sizes: fc.array(fc.integer({ min: 0, max: 24 }), { minLength: 1, maxLength: 8 }) }),
+);
+
+// Read sizes for a plan, given the frame lengths of the stream.
+function chunkSizes(plan, frameLengths) {
+  const total = frameLengths.reduce((a, b) => a + b, 0);
+  switch (plan.k) {
+    case 'whole': return [];
+    case 'bytewise': return new Array(total).fill(1);
+    case 'split-length': {
+      // Every read ends two bytes into a length field.
+      const sizes = [];
+      let carried = 0;
+      for (const len of frameLengths) {
+        sizes.push(carried + 2);
+        carried = len - 2;
+      }
+      return sizes;
+    }
+    default: return plan.sizes;
+  }
+}
+
+module.exports = { corruption, chunkPlan, chunkSizes };

@@ -1,0 +1,197 @@
+'use strict';
+// fast-check arbitraries of value recipes (see harness/recipes). Small
+// composable pieces, weighted towards what the IPC codec treats specially:
+// ArrayBufferViews, host objects and tampered identities, nested in
+// containers, with shared and circular references added afterwards.
+
+const fc = require('fast-check');
+const { viewTypes, bytesPerElement, errorTypes } = require('../recipes/kinds');
+
+const num = (v) => ({ k: 'number', v });
+const str = (v) => ({ k: 'string', v });
+const global = (name) => ({ k: 'global', name });
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+
+const string = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.string({ unit: fc.oneof(fc.constantFrom('a', 'é', 'ÿ', '€', '😀'), loneSurrogate), maxLength: 6 }),
+);
+
+const number = fc.oneof(
+  fc.constantFrom('-0', 'NaN', 'Infinity', '-Infinity', 0, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+).map(num);
+
+const primitive = fc.oneof(
+  fc.constant({ k: 'undefined' }),
+  fc.constant({ k: 'null' }),
+  fc.boolean().map((v) => ({ k: 'bool', v })),
+  number,
+  fc.bigInt({ min: -(2n ** 130n), max: 2n ** 130n }).map((v) => ({ k: 'bigint', v: String(v) })),
+  string.map(str),
+);
+
+const key = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'visible', 'constructor', 'length', '', '__proto__x') },
+  { weight: 2, arbitrary: fc.constantFrom('0', '1', '7', '4294967294', '4294967295', '-1', '1.5') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+);
+
+const hex = (min, max) => fc.uint8Array({ minLength: min, maxLength: max })
+  .map((bytes) => Buffer.from(bytes).toString('hex'));
+
+// A view recipe, with the backing layouts that change what codecs read: an
+// offset into a larger buffer, a Buffer from the pool, a subclass, a
+// length-tracking view on a resizable buffer.
+const view = fc.constantFrom(...viewTypes).chain((type) => {
+  const width = bytesPerElement[type] ?? 1;
+  return fc.record({
+    k: fc.constant('view'),
+    type: fc.constant(type),
+    bytes: fc.integer({ min: 0, max: 6 }).chain((n) => hex(n * width, n * width)),
+    offset: fc.integer({ min: 0, max: 3 }).map((n) => n * width),
+    slack: fc.integer({ min: 0, max: 9 }),
+    subclass: type === 'Buffer' ? fc.constant(false) : fc.boolean(),
+    pooled: type === 'Buffer' ? fc.boolean() : fc.constant(false),
+  }, { requiredKeys: ['k', 'type', 'bytes'] });
+});
+
+const arrayBuffer = fc.record({
+  k: fc.constant('arraybuffer'),
+  bytes: hex(0, 8),
+  shared: fc.boolean(),
+  maxByteLength: fc.integer({ min: 8, max: 32 }),
+}, { requiredKeys: ['k', 'bytes'] });
+
+// Tampering steps that change what a codec reads from a view.
+const viewTamper = fc.oneof(
+  fc.constantFrom('Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView')
+    .map((name) => ({ op: 'set', key: 'constructor', value: global(name) })),
+  fc.record({
+    op: fc.constant('define'),
+    key: fc.constantFrom('byteLength', 'byteOffset', 'length', 'buffer'),
+    value: fc.integer({ min: 0, max: 4 }).map(num),
+  }),
+  fc.constantFrom('Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView')
+    .map((tag) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: str(tag), enumerable: false })),
+  fc.constantFrom('Buffer', 'Uint8Array', 'Int16Array', 'Object')
+    .map((of) => ({ op: 'prototype', of })),
+  fc.constant({ op: 'detach' }),
+  fc.record({ op: fc.constant('set'), key, value: primitive }),
+  fc.record({ op: fc.constant('define'), key: fc.constant('constructor'),
+    get: fc.oneof(fc.constant({ returns: global('Buffer') }), fc.constant({ throws: 'constructor getter' })) }),
+);
+
+// Steps that change what the copy of a host object reads and runs.
+const hostTamper = (keys) => fc.oneof(
+  fc.record({ op: fc.constant('define'), key: fc.constantFrom(...keys),
+    get: fc.oneof(fc.constant({ returns: num(1) }), fc.constant({ throws: 'getter' })) }),
+  fc.record({ op: fc.constant('inherited-setter'), key: fc.constantFrom(...keys),
+    throws: fc.option(fc.constant('setter called'), { nil: undefined }) }, { requiredKeys: ['op', 'key'] }),
+  fc.record({ op: fc.constant('define'), key: fc.constant({ symbol: 'hidden' }),
+    get: fc.constant({ returns: num(2) }) }),
+);
+
+// Steps on shared prototypes, undone after each call.
+const globalTamper = fc.oneof(
+  fc.constantFrom('Uint8Array', 'Object').map((name) =>
+    ({ op: 'proto', of: 'Buffer', key: 'constructor', value: global(name) })),
+  fc.constant({ op: 'proto', of: 'Uint8Array', key: 'constructor', value: global('Buffer') }),
+);
+
+const withTamper = (base, steps, maxLength = 2) =>
+  fc.tuple(base, fc.array(steps, { maxLength })).map(([node, tamper]) => (tamper.length ? { ...node, tamper } : node));
+
+const tamperedView = withTamper(view, fc.oneof({ weight: 5, arbitrary: viewTamper }, { weight: 1, arbitrary: globalTamper }));
+
+const port = fc.uniqueArray(fc.constantFrom('visible', 'x', 'data', 'visible', 'x', '0'), { maxLength: 3 }).chain((keys) =>
+  withTamper(
+    fc.tuple(...keys.map(() => primitive)).map((values) =>
+      ({ k: 'port', props: keys.map((k, i) => [k, values[i]]) })),
+    hostTamper(keys.length ? keys : ['visible']),
+  ));
+
+const date = fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.constant('NaN')).map((v) => ({ k: 'date', v }));
+const regexp = fc.record({
+  k: fc.constant('regexp'),
+  source: fc.constantFrom('a', '^x+$', '[\\u0100-\\uffff]', '(?<n>.)\\k<n>', ''),
+  flags: fc.subarray(['d', 'g', 'i', 'm', 's', 'u', 'y']).map((f) => f.join('')),
+});
+const boxed = fc.oneof(
+  fc.boolean().map((v) => ({ k: 'bool', v })), number,
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((v) => ({ k: 'bigint', v: String(v) })), string.map(str),
+).map((of) => ({ k: 'boxed', of }));
+
+const leaf = fc.oneof(
+  { weight: 6, arbitrary: primitive },
+  { weight: 6, arbitrary: tamperedView },
+  { weight: 3, arbitrary: port },
+  { weight: 2, arbitrary: arrayBuffer },
+  { weight: 1, arbitrary: date },
+  { weight: 1, arbitrary: regexp },
+  { weight: 1, arbitrary: boxed },
+  { weight: 1, arbitrary: fc.constantFrom({ k: 'symbol' }, { k: 'function' }) },
+);
+
+const tree = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+    { weight: 4, arbitrary: leaf },
+    { weight: 1, arbitrary: tie('object') },
+    { weight: 1, arbitrary: tie('array') },
+    { weight: 1, arbitrary: tie('map') },
+    { weight: 1, arbitrary: tie('set') },
+    { weight: 1, arbitrary: tie('error') }),
+  object: fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((props) => ({ k: 'object', props })),
+  array: fc.record({
+    k: fc.constant('array'),
+    items: fc.array(fc.oneof({ weight: 4, arbitrary: tie('node') }, { weight: 1, arbitrary: fc.constant({ k: 'hole' }) }), { maxLength: 5 }),
+    length: fc.integer({ min: 0, max: 12 }),
+  }, { requiredKeys: ['k', 'items'] }).map((a) => (a.length !== undefined && a.length < a.items.length ? { ...a, length: a.items.length } : a)),
+  map: fc.array(fc.tuple(tie('node'), tie('node')), { maxLength: 3 }).map((entries) => ({ k: 'map', entries })),
+  set: fc.array(tie('node'), { maxLength: 3 }).map((values) => ({ k: 'set', values })),
+  error: fc.record({
+    k: fc.constant('error'),
+    type: fc.constantFrom(...errorTypes),
+    message: fc.string({ maxLength: 8 }),
+    cause: tie('node'),
+    stack: fc.constantFrom(false, 'custom stack'),
+  }, { requiredKeys: ['k', 'type', 'message'] }),
+}));
+
+// Containers and views that references may point back to.
+const referable = new Set(['object', 'array', 'map', 'set', 'view', 'arraybuffer', 'port']);
+
+// Gives some referable nodes an id and turns some later nodes into references
+// to them (shared when the target is done, circular when it is an ancestor).
+// Driven by a list of choices so that fast-check can shrink it.
+function addReferences(root, choices) {
+  let c = 0;
+  const next = () => (c < choices.length ? choices[c++] : 0);
+  const ids = [];
+  const walk = (node) => {
+    if (ids.length && next() % 5 === 1) return { k: 'ref', to: ids[next() % ids.length] };
+    let out = node;
+    if (referable.has(node.k) && next() % 3 === 1) {
+      out = { ...node, id: ids.length };
+      ids.push(out.id);
+    }
+    const recurse = (field, map) => (out[field] ? { [field]: out[field].map(map) } : {});
+    return {
+      ...out,
+      ...recurse('props', ([k, v]) => [k, walk(v)]),
+      ...recurse('items', (v) => (v.k === 'hole' ? v : walk(v))),
+      ...recurse('entries', ([k, v]) => [walk(k), walk(v)]),
+      ...recurse('values', walk),
+      ...(out.cause ? { cause: walk(out.cause) } : {}),
+    };
+  };
+  return walk(root);
+}
+
+const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
+  .map(([root, choices]) => addReferences(root, choices));
+
+module.exports = { recipe, view: tamperedView, port, primitive, leaf };

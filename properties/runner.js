@@ -1,0 +1,91 @@
+'use strict';
+// The fast-check engine: runs the properties in turns, in short fc.check runs
+// with successive seeds, until a budget of time or runs is spent. Each run
+// fails only on a signature not known and not found before, and shrinks
+// towards that same signature, so a long run reports distinct problems.
+
+const fc = require('fast-check');
+const { properties } = require('./definitions');
+const { classify } = require('../harness/known');
+
+const kRunsPerTurn = 40;
+
+// options: { session, known, seed, seconds | runs, only: [names], store, onProgress }
+async function runProperties(options) {
+  const { session, known, store, onProgress = () => {} } = options;
+  const names = options.only ?? Object.keys(properties);
+  const deadline = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
+  const maxRuns = options.runs ?? Infinity;
+  const started = Date.now();
+  const state = {
+    runs: 0, knownHits: new Map(), findings: new Map(), errors: [], seed: options.seed ?? Date.now() % 2 ** 31,
+  };
+
+  for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
+    const name = names[turn % names.length];
+    const seed = (state.seed + turn) | 0;
+    const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
+    const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, known, state });
+    state.runs += outcome.runs;
+    if (outcome.finding) {
+      const { result, difference } = outcome.finding;
+      const stored = store?.record(result, difference, {
+        sides: session.sides,
+        origin: { engine: 'fast-check', property: name, seed, path: outcome.path, ...properties[name].origin(outcome.counterexample) },
+      });
+      state.findings.set(difference.signature, { difference, result, property: name, seed, path: outcome.path, folder: stored?.folder });
+    }
+    onProgress({ ...summary(state, started), property: name });
+  }
+  return summary(state, started);
+}
+
+async function runTurn(property, name, { session, known, seed, numRuns, deadline, state }) {
+  let target = null;   // the first new signature of this turn: shrinking keeps to it
+  let runs = 0;
+  let fatal = null;    // an error of the harness or environment, not a codec
+  const predicate = async (input) => {
+    runs++;
+    const result = await property.run(session, input).catch((err) => {
+      fatal ??= err;
+      throw err;
+    });
+    if (!result) return true;
+    classify(result.differences, known);
+    for (const d of result.differences) {
+      if (d.known) state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
+    }
+    const fresh = result.differences.filter((d) => !d.known && !state.findings.has(d.signature));
+    if (target === null && fresh.length) target = fresh[0].signature;
+    return !fresh.some((d) => d.signature === target);
+  };
+  const details = await fc.check(fc.asyncProperty(property.arbitrary, predicate), {
+    seed,
+    numRuns,
+    interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
+    markInterruptAsFailure: false,
+  });
+  if (fatal) throw fatal;
+  if (!details.failed) return { runs };
+  const [counterexample] = details.counterexample;
+  const result = await property.run(session, counterexample);
+  classify(result.differences, known);
+  const difference = result.differences.find((d) => d.signature === target) ??
+    result.differences.find((d) => !d.known);
+  if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
+  return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
+}
+
+function summary(state, started) {
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    runs: state.runs,
+    seconds,
+    runsPerSecond: seconds ? state.runs / seconds : 0,
+    findings: [...state.findings.values()],
+    known: Object.fromEntries(state.knownHits),
+    seed: state.seed,
+  };
+}
+
+module.exports = { runProperties };
