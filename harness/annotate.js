@@ -141,58 +141,58 @@ function readTagged(r, depth, tag) {
     throw new Stop(`bad-tag: 0x${tag.toString(16).padStart(2, '0')}`, start);
   }
   r.mark(start, name, `tag.${name}`);
-  const field = (label, read) => r.field(label, read, `${name}.${label}`);
+  const field = (key, label, read) => r.field(label ?? key, read, `${name}.${key}`);
   switch (name) {
-    case 'int32': return field((v) => `int32 ${v}`, () => zigzag(r.varint(2 ** 32)));
-    case 'uint32': return field('value', () => r.varint());
+    case 'int32': return field('value', (v) => `int32 ${v}`, () => zigzag(r.varint(2 ** 32)));
+    case 'uint32': return field('value', null, () => r.varint());
     case 'double': case 'date': case 'number-object':
-      return field((v) => `double ${v}`, () => Buffer.from(r.raw(8)).readDoubleLE(0));
+      return field('value', (v) => `double ${v}`, () => Buffer.from(r.raw(8)).readDoubleLE(0));
     case 'bigint': case 'bigint-object': {
-      const bits = field('bitfield', () => r.varint());
-      return field(() => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));
+      const bits = field('bitfield', null, () => r.varint());
+      return field('digits', () => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));
     }
     case 'utf8-string': case 'one-byte-string': case 'two-byte-string':
       return readString(r, tag, name);
-    case 'object-reference': return field('id', () => r.varint());
+    case 'object-reference': return field('id', null, () => r.varint());
     case 'begin-object':
       readProperties(r, depth, 0x7b);
       r.mark(r.pos - 1, 'end-object', 'tag.end-object');
-      return field('properties', () => r.varint());
+      return field('properties', null, () => r.varint());
     case 'begin-dense-array': {
-      const length = field('length', () => r.varint());
+      const length = field('length', null, () => r.varint());
       for (let i = 0; i < length; i++) readValue(r, depth + 1);
       readProperties(r, depth, 0x24);
       r.mark(r.pos - 1, 'end-dense-array', 'tag.end-dense-array');
-      field('properties', () => r.varint());
-      return field('length', () => r.varint());
+      field('properties', null, () => r.varint());
+      return field('length', null, () => r.varint());
     }
     case 'begin-sparse-array':
-      field('length', () => r.varint());
+      field('length', null, () => r.varint());
       readProperties(r, depth, 0x40);
       r.mark(r.pos - 1, 'end-sparse-array', 'tag.end-sparse-array');
-      field('properties', () => r.varint());
-      return field('length', () => r.varint());
+      field('properties', null, () => r.varint());
+      return field('length', null, () => r.varint());
     case 'begin-map': case 'begin-set': {
       const end = name === 'begin-map' ? 0x3a : 0x2c;
       while (peekTag(r) !== end) readValue(r, depth + 1);
       r.pos++;
       r.mark(r.pos - 1, tags[end], `tag.${tags[end]}`);
-      return field('length', () => r.varint());
+      return field('length', null, () => r.varint());
     }
     case 'string-object': return readValue(r, depth + 1);
     case 'regexp':
       readValue(r, depth + 1);
-      return field('flags', () => r.varint());
+      return field('flags', null, () => r.varint());
     case 'array-buffer': case 'resizable-array-buffer': {
-      const length = field('byteLength', () => r.varint());
-      if (name === 'resizable-array-buffer') field('maxByteLength', () => r.varint());
-      field(() => 'bytes', () => r.raw(length));
+      const length = field('byteLength', null, () => r.varint());
+      if (name === 'resizable-array-buffer') field('maxByteLength', null, () => r.varint());
+      field('bytes', null, () => r.raw(length));
       if (r.pos < r.end && r.bytes[r.pos] === 0x56) readView(r);
       return undefined;
     }
     case 'array-buffer-transfer': case 'shared-array-buffer': case 'shared-object':
     case 'wasm-module-transfer': case 'wasm-memory-transfer': case 'verify-object-count':
-      return field('id', () => r.varint());
+      return field('id', null, () => r.varint());
     case 'error': return readError(r, depth);
     case 'host-object': return readHostObject(r, depth);
     default: return undefined;  // oddballs and boxed booleans carry no operands

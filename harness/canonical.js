@@ -16,8 +16,10 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(
 // Well-known prototypes by name; anything else in a chain shows as '?'.
 const knownPrototypes = new Map();
 for (const name of Object.getOwnPropertyNames(globalThis)) {
+  // Reading only constructors' names keeps lazy globals (localStorage) asleep.
+  if (!/^[A-Z]/.test(name)) continue;
   const value = globalThis[name];
-  if (typeof value === 'function' && value.prototype && /^[A-Z]/.test(name)) {
+  if (typeof value === 'function' && value.prototype) {
     knownPrototypes.set(value.prototype, name);
   }
 }

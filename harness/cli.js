@@ -44,9 +44,12 @@ function parse(args, options) {
   }
 }
 
-function positiveInteger(text, flag) {
+// Whole numbers up to what a timer can wait for (ms) or a day (s).
+function positiveInteger(text, flag, max = 2 ** 31 - 1) {
   const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag} must be a positive whole number, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n <= 0 || n > max) {
+    throw new UsageError(`--${flag} must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`);
+  }
   return n;
 }
 
@@ -64,7 +67,7 @@ function sessionOptions(flags) {
 async function runCommand(argv) {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage);
+    (name ? console.log : console.error)(usage);
     process.exitCode = name ? 0 : 2;
     return;
   }

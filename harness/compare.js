@@ -31,7 +31,8 @@ function outcomeLabel(outcome) {
 function treeDiff(a, b, path = '$') {
   if (a === b) return null;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return { path, field: path.split(/[.[]/).at(-1).replace(/\]$/, ''), a, b };
+    // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
+    return { path, field: path.split('.').at(-1).replace(/\[\d+\]/g, ''), a, b };
   }
   if (Array.isArray(a) !== Array.isArray(b)) return { path, field: 'shape', a, b };
   if (Array.isArray(a)) {
@@ -117,7 +118,7 @@ function compareOutcomes(op, where, oa, ob) {
 // more or fewer bytes shifts everything after it).
 function differingField(ha, hb, offset) {
   const fields = [ha, hb].map((hex) => fieldsAround(Buffer.from(hex, 'hex'), offset));
-  for (const { at, before } of fields) if (at.startsWith('host.')) return at;
+  for (const { at } of fields) if (at.startsWith('host.')) return at;
   for (const { before } of fields) if (before?.startsWith('host.')) return before;
   return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
 }

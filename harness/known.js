@@ -19,7 +19,8 @@ function matcher(pattern, where) {
   const re = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   if (!re) return (v) => v === pattern;
   try {
-    const regex = new RegExp(re[1], re[2]);
+    // A global or sticky regex would remember where it stopped between differences.
+    const regex = new RegExp(re[1], re[2].replace(/[gy]/g, ''));
     return (v) => typeof v === 'string' && regex.test(v);
   } catch (err) {
     throw new UsageError(`${where}: ${err.message}`);

@@ -71,8 +71,8 @@ function attemptBuild(build) {
 // build.effects collects what user code ran (getters, setters) during the call.
 function serialize(codec, build) {
   const outcome = attempt(() => {
-    build.setup();
     try {
+      build.setup();
       return { kind: 'ok', bytes: toBuffer(codec.serialize(build.value), 'serialize').toString('hex') };
     } finally {
       build.teardown();

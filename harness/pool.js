@@ -25,9 +25,11 @@ class WorkerProcess {
     this.stats.requests++;
     return new Promise((resolve, reject) => {
       const entry = { message: { ...message, id: this.nextId++ }, resolve, reject };
+      const wasIdle = this.queue.length === 0;
       this.queue.push(entry);
       this.#ensureStarted();
       this.#send(entry);
+      if (wasIdle) this.#armTimer();  // the new request is the one being worked on
     });
   }
 

@@ -11,7 +11,9 @@ const { bundle } = require('./bundle');
 function inputSource(result) {
   if (result.type !== 'value') return `const input = ${JSON.stringify(result.input)};`;
   if (result.input.recipe === undefined) {
-    return `const input = { make: require(${JSON.stringify(result.input.module)}) };`;
+    return `// The value module, called for every codec call.\n` +
+      `const input = { make: (effects) => ({ value: require(${JSON.stringify(result.input.module)})(effects), ` +
+      `setup() {}, teardown() {} }) };`;
   }
   const body = compileRecipe(result.input.recipe).split('\n').map((l) => `  ${l}`).join('\n');
   return `// The value, rebuilt for every codec call; \`effects\` records user code that runs.\n` +

@@ -293,9 +293,11 @@ describe('canonical trees', function () {
     it('gives views of a streamed read the same tree in both codecs', async function () {
       // Both sides decode the same bytes from the same kind of read: where a
       // borrowed view sits in the read cannot depend on earlier allocations.
-      const bytes = frame('ff0f 4101 5c00 01 04 01020304 2400 01');
+      const bytes = frame('ff0f 4103 5c00 01 04 01020304 5c00 04 04 01000200 5c00 0a 02 6162 2400 03');
       const result = await session.check('stream', { bytes, chunks: [] });
       assert.deepEqual(result.differences, []);
+      const [view] = result.outcomes.stream.a.reads[0].delivered[0].props[0].slice(1);
+      assert.deepEqual([view.backing, view.byteOffset], ['frame', 12]);
     });
   });
 });

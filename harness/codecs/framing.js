@@ -11,7 +11,8 @@ function readLength(bytes) {
   return ((bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]) >>> 0);
 }
 
-function createReferenceFramer(deserialize) {
+// `readLength` is replaceable only so that a mutant adapter can get it wrong.
+function createReferenceFramer(deserialize, { readLength: lengthOf = readLength } = {}) {
   let pending = [];
   let pendingSize = 0;
   let buffering = false;
@@ -27,7 +28,7 @@ function createReferenceFramer(deserialize) {
 
     let head = pending[0];
     while (head.length >= 4) {
-      const frameSize = readLength(head) + 4;
+      const frameSize = lengthOf(head) + 4;
       if (pendingSize < frameSize) break;
       const joined = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingSize);
       const payload = joined.subarray(4, frameSize);

@@ -65,12 +65,12 @@ class ChildProcessSerializer extends v8.Serializer {
 class ChildProcessDeserializer extends v8.Deserializer {
   _readHostObject() {
     const tag = this.readUint32();
-    if (tag === kArrayBufferViewTag) return this.#readView();
+    if (tag === kArrayBufferViewTag) return this._readView();
     assert(tag === kNotArrayBufferViewTag);
     return this.readValue();
   }
 
-  #readView() {
+  _readView() {
     const ctor = viewIndexToType(this.readUint32());
     const byteLength = this.readUint32();
     const start = this._readRawBytes(byteLength);
@@ -94,8 +94,7 @@ function newView(ctor, arrayBuffer, byteOffset, length) {
     new ctor(arrayBuffer, byteOffset, length);
 }
 
-function serialize(value) {
-  const ser = new ChildProcessSerializer();
+function frameWith(ser, value) {
   ser.writeRawBytes(Buffer.allocUnsafe(4));
   ser.writeHeader();
   ser.writeValue(value);
@@ -104,15 +103,23 @@ function serialize(value) {
   return frame;
 }
 
-function deserialize(payload) {
-  const des = new ChildProcessDeserializer(payload);
+function readWith(des) {
   des.readHeader();
   return des.readValue();
 }
+
+const serialize = (value) => frameWith(new ChildProcessSerializer(), value);
+const deserialize = (payload) => readWith(new ChildProcessDeserializer(payload));
 
 module.exports = {
   name: 'js',
   serialize,
   deserialize,
   createFramer: () => createReferenceFramer(deserialize),
+  // For variants of the reference (the mutant adapters).
+  ChildProcessSerializer,
+  ChildProcessDeserializer,
+  viewIndexToType,
+  serializeWith: (Serializer, value) => frameWith(new Serializer(), value),
+  deserializeWith: (Deserializer, payload) => readWith(new Deserializer(payload)),
 };

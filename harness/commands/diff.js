@@ -40,11 +40,25 @@ function readInput(flags) {
 
 function parseChunks(text) {
   if (text === undefined) return [];
-  const sizes = text.split(',').map(Number);
+  const sizes = text.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
   if (sizes.some((n) => !Number.isInteger(n) || n < 0)) {
     throw new UsageError(`--chunks must be a comma-separated list of sizes, got ${JSON.stringify(text)}`);
   }
   return sizes;
+}
+
+function checkReproTarget(file) {
+  if (fs.existsSync(file)) throw new UsageError(`--repro ${file} exists; ipcfuzz does not overwrite files`);
+  const dir = path.dirname(path.resolve(file));
+  if (!fs.existsSync(dir)) throw new UsageError(`--repro ${file}: folder ${dir} does not exist`);
+}
+
+function writeRepro(file, script) {
+  try {
+    fs.writeFileSync(file, script, { flag: 'wx', mode: 0o755 });
+  } catch (err) {
+    throw new UsageError(`cannot write --repro ${file}: ${err.code ?? err.message}`);
+  }
 }
 
 async function run(args) {
@@ -61,19 +75,19 @@ async function run(args) {
   const options = sessionOptions(flags);
   const known = loadKnown(options.knownFile);
   const [type, input] = readInput(flags);
-  if (flags.repro !== undefined && fs.existsSync(flags.repro)) {
-    throw new UsageError(`--repro ${flags.repro} exists; ipcfuzz does not overwrite files`);
-  }
+  if (flags.repro !== undefined) checkReproTarget(flags.repro);
   const session = new Session(options);
   try {
     const result = await session.check(type, input);
+    if (result.skipped) throw new UsageError(`the value could not be built: ${result.skipped.split('\n')[0]}`);
     classify(result.differences, known);
     if (flags.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
     else console.log(renderResult(result, session.sides));
     if (flags.repro !== undefined) {
-      fs.writeFileSync(flags.repro, reproScript(result, {
-        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${inputFlags.find((f) => flags[f])} ${flags[inputFlags.find((f) => flags[f])]}`,
-      }), { flag: 'wx', mode: 0o755 });
+      const given = inputFlags.find((f) => flags[f] !== undefined);
+      writeRepro(flags.repro, reproScript(result, {
+        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${given} ${flags[given]}`,
+      }));
     }
     return result.differences.some((d) => !d.known) ? 1 : 0;
   } finally {

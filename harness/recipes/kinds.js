@@ -244,13 +244,15 @@ function descriptor(step, label, path, gen) {
 }
 
 // A step that changes shared state (a prototype) for the duration of one call.
+// Teardown undoes only what setup managed to install.
 function aroundCall(gen, target, k, newDescriptor) {
   const saved = `saved${gen.setup.length}`;
-  gen.lines.push(`let ${saved};`);
-  gen.setup.push(`${saved} = Object.getOwnPropertyDescriptor(${target}, ${k});`,
-    `Object.defineProperty(${target}, ${k}, ${newDescriptor});`);
-  gen.teardown.push(
-    `if (${saved}) Object.defineProperty(${target}, ${k}, ${saved}); else delete ${target}[${k}];`);
+  gen.lines.push(`let ${saved} = null;`);
+  gen.setup.push(`${saved} = { old: Object.getOwnPropertyDescriptor(${target}, ${k}), installed: false };`,
+    `Object.defineProperty(${target}, ${k}, ${newDescriptor});`,
+    `${saved}.installed = true;`);
+  gen.teardown.push(`if (${saved}?.installed && ${saved}.old) Object.defineProperty(${target}, ${k}, ${saved}.old); ` +
+    `else if (${saved}?.installed) delete ${target}[${k}];`);
 }
 
 const steps = {

@@ -1,0 +1,26 @@
+'use strict';
+// Builds every view on the frame's memory, without the copy that unaligned
+// typed arrays need: they fail to construct.
+const js = require('../codecs/js');
+const { createReferenceFramer } = require('../codecs/framing');
+
+class Deserializer extends js.ChildProcessDeserializer {
+  _readView() {
+    const ctor = js.viewIndexToType(this.readUint32());
+    const byteLength = this.readUint32();
+    const offset = this.buffer.byteOffset + this._readRawBytes(byteLength);
+    return new ctor(this.buffer.buffer, offset, byteLength / (ctor.BYTES_PER_ELEMENT || 1));
+  }
+}
+
+const deserialize = (payload) => js.deserializeWith(Deserializer, payload);
+
+module.exports = {
+  ...js,
+  name: 'no-aligned-copy',
+  base: 'js',
+  bug: 'never copies unaligned views into aligned memory',
+  expect: ['acceptance'],
+  deserialize,
+  createFramer: () => createReferenceFramer(deserialize),
+};
