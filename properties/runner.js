@@ -10,7 +10,8 @@ const { classify } = require('../harness/known');
 
 const kRunsPerTurn = 40;
 
-// options: { session, known, seed, seconds | runs, only: [names], store, onProgress }
+// options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
+//            until(summary): stop early once it returns true }
 async function runProperties(options) {
   const { session, known, store, onProgress = () => {} } = options;
   const names = options.only ?? Object.keys(properties);
@@ -18,7 +19,7 @@ async function runProperties(options) {
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
   const state = {
-    runs: 0, knownHits: new Map(), findings: new Map(), errors: [], seed: options.seed ?? Date.now() % 2 ** 31,
+    runs: 0, knownHits: new Map(), findings: new Map(), seed: options.seed ?? Date.now() % 2 ** 31,
   };
 
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
@@ -35,17 +36,17 @@ async function runProperties(options) {
       });
       state.findings.set(difference.signature, { difference, result, property: name, seed, path: outcome.path, folder: stored?.folder });
     }
-    onProgress({ ...summary(state, started), property: name });
+    const now = summary(state, started);
+    onProgress({ ...now, property: name });
+    if (options.until?.(now)) break;
   }
   return summary(state, started);
 }
 
 async function runTurn(property, name, { session, known, seed, numRuns, deadline, state }) {
   let target = null;   // the first new signature of this turn: shrinking keeps to it
-  let runs = 0;
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
-    runs++;
     const result = await property.run(session, input).catch((err) => {
       fatal ??= err;
       throw err;
@@ -66,6 +67,7 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     markInterruptAsFailure: false,
   });
   if (fatal) throw fatal;
+  const runs = details.numRuns;  // shrinking steps are not runs
   if (!details.failed) return { runs };
   const [counterexample] = details.counterexample;
   const result = await property.run(session, counterexample);

@@ -1,6 +1,7 @@
 'use strict';
 // Accepts any non-zero host-object tag as a copied object, instead of
 // rejecting tags other than 0 and 1.
+const { catalogEntry } = require('./catalog');
 const js = require('../codecs/js');
 const { createReferenceFramer } = require('../codecs/framing');
 
@@ -14,10 +15,7 @@ const deserialize = (payload) => js.deserializeWith(Deserializer, payload);
 
 module.exports = {
   ...js,
-  name: 'any-host-tag',
-  base: 'js',
-  bug: 'accepts any non-zero host-object tag',
-  expect: ['acceptance'],
+  ...catalogEntry(__filename),
   deserialize,
   createFramer: () => createReferenceFramer(deserialize),
 };

@@ -1,5 +1,6 @@
 'use strict';
 // Hands a decoded Buffer to the user as a plain Uint8Array.
+const { catalogEntry } = require('./catalog');
 const native = require('../codecs/native');
 const { createReferenceFramer } = require('../codecs/framing');
 
@@ -10,10 +11,7 @@ function deserialize(payload) {
 
 module.exports = {
   ...native,
-  name: 'buffer-as-uint8array',
-  base: 'native',
-  bug: 'decodes Buffers as plain Uint8Arrays',
-  expect: ['classification'],
+  ...catalogEntry(__filename),
   deserialize,
   createFramer: () => createReferenceFramer(deserialize),
 };

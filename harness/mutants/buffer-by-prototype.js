@@ -1,6 +1,7 @@
 'use strict';
 // Classifies a view as a Buffer by its prototype instead of its constructor
 // property, so a Buffer whose `constructor` was overwritten still goes as one.
+const { catalogEntry } = require('./catalog');
 const js = require('../codecs/js');
 const { types: { isArrayBufferView } } = require('node:util');
 
@@ -18,9 +19,6 @@ class Serializer extends js.ChildProcessSerializer {
 
 module.exports = {
   ...js,
-  name: 'buffer-by-prototype',
-  base: 'js',
-  bug: 'classifies Buffers by prototype instead of the constructor property',
-  expect: ['bytes'],
+  ...catalogEntry(__filename),
   serialize: (value) => js.serializeWith(Serializer, value),
 };

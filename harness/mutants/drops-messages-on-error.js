@@ -1,6 +1,7 @@
 'use strict';
 // Decodes a whole read before delivering any of it, so the messages before a
 // malformed frame in the same read are lost when it throws.
+const { catalogEntry } = require('./catalog');
 const native = require('../codecs/native');
 
 function createFramer() {
@@ -13,9 +14,6 @@ function createFramer() {
 
 module.exports = {
   ...native,
-  name: 'drops-messages-on-error',
-  base: 'native',
-  bug: 'drops the messages of a read that also holds a malformed frame',
-  expect: ['framing'],
+  ...catalogEntry(__filename),
   createFramer,
 };

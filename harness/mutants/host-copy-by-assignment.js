@@ -1,6 +1,7 @@
 'use strict';
 // Copies a non-view host object by assignment instead of `{ ...object }`, so
 // setters inherited from Object.prototype run (the review case of #63933).
+const { catalogEntry } = require('./catalog');
 const js = require('../codecs/js');
 const { types: { isArrayBufferView } } = require('node:util');
 
@@ -16,9 +17,6 @@ class Serializer extends js.ChildProcessSerializer {
 
 module.exports = {
   ...js,
-  name: 'host-copy-by-assignment',
-  base: 'js',
-  bug: 'copies host objects by assignment, running inherited setters',
-  expect: ['effects', 'acceptance'],
+  ...catalogEntry(__filename),
   serialize: (value) => js.serializeWith(Serializer, value),
 };

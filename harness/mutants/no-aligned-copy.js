@@ -1,6 +1,7 @@
 'use strict';
 // Builds every view on the frame's memory, without the copy that unaligned
 // typed arrays need: they fail to construct.
+const { catalogEntry } = require('./catalog');
 const js = require('../codecs/js');
 const { createReferenceFramer } = require('../codecs/framing');
 
@@ -17,10 +18,7 @@ const deserialize = (payload) => js.deserializeWith(Deserializer, payload);
 
 module.exports = {
   ...js,
-  name: 'no-aligned-copy',
-  base: 'js',
-  bug: 'never copies unaligned views into aligned memory',
-  expect: ['acceptance'],
+  ...catalogEntry(__filename),
   deserialize,
   createFramer: () => createReferenceFramer(deserialize),
 };

@@ -1,6 +1,7 @@
 'use strict';
 // Reads the length prefix as a signed int32, as Node did before #35264:
 // prefixes >= 2^31 turn negative and the framer cuts frames wrongly.
+const { catalogEntry } = require('./catalog');
 const native = require('../codecs/native');
 const { createReferenceFramer } = require('../codecs/framing');
 
@@ -8,9 +9,6 @@ const signedLength = (b) => b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
 
 module.exports = {
   ...native,
-  name: 'signed-length-prefix',
-  base: 'native',
-  bug: 'reads the length prefix as a signed int32',
-  expect: ['framing', 'acceptance'],
+  ...catalogEntry(__filename),
   createFramer: () => createReferenceFramer(native.deserialize, { readLength: signedLength }),
 };

@@ -1,5 +1,6 @@
 'use strict';
 // Writes Int16Array views with the type index of Uint16Array.
+const { catalogEntry } = require('./catalog');
 const js = require('../codecs/js');
 
 class Serializer extends js.ChildProcessSerializer {
@@ -14,9 +15,6 @@ class Serializer extends js.ChildProcessSerializer {
 
 module.exports = {
   ...js,
-  name: 'wrong-view-index',
-  base: 'js',
-  bug: 'writes Int16Array with the index of Uint16Array',
-  expect: ['bytes'],
+  ...catalogEntry(__filename),
   serialize: (value) => js.serializeWith(Serializer, value),
 };
