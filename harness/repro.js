@@ -31,13 +31,13 @@ function reproScript(result, { a, b, title }) {
 
 ${inputSource(result)}
 
-async function main() {
+function main() {
   const { createOps } = harness('ops.js');
-  const checks = harness('checks.js');
+  const { runSync } = harness('checks.js');
   const codecs = { a: ${codec(a)}, b: ${codec(b)} };
   const ops = createOps((input, effects) => input.make(effects));
   const run = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
-  const result = await checks[${JSON.stringify(result.type)}](run, input);
+  const result = runSync(${JSON.stringify(result.type)}, run, input);
   console.log(harness('report.js').renderBody(result));
   process.exitCode = result.differences.length ? 1 : 0;
 }

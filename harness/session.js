@@ -5,7 +5,7 @@
 const path = require('node:path');
 const { WorkerProcess } = require('./pool');
 const { resolveNode, probeNode } = require('./nodes');
-const checks = require('./checks');
+const { runAsync } = require('./checks');
 const { builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 const fs = require('node:fs');
@@ -54,7 +54,7 @@ class Session {
   }
 
   check(type, input) {
-    return checks[type]((side, request) => this.run(side, request), input);
+    return runAsync(type, (side, request) => this.run(side, request), input);
   }
 
   stats() {
