@@ -19,7 +19,8 @@ commands:
         [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
         [--known FILE | --no-known] [--json] [--repro FILE] [--timeout MS]
 
-  fuzz  [--engine fast-check] [--seconds N] [--seed N] [--property value,roundtrip,frame,stream]
+  fuzz  [--engine fast-check|jazzer|all] [--seconds N] [--seed N]
+        [--property value,roundtrip,frame,stream] [--target value,frame,stream] [--work DIR]
         [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
         [--out DIR] [--known FILE | --no-known] [--timeout MS]
 

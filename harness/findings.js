@@ -35,6 +35,10 @@ class FindingStore {
     return path.join(this.dir, `${slug(`${codecLabel(sides.b.codec)}-${signature}`)}-${hash}`);
   }
 
+  has(sides, signature) {
+    return fs.existsSync(path.join(this.folderFor(sides, signature), 'finding.json'));
+  }
+
   // Records one difference of a check result; returns { folder, isNew }.
   record(result, difference, { sides, origin }) {
     const folder = this.folderFor(sides, difference.signature);

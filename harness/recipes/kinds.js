@@ -171,8 +171,10 @@ const kinds = {
       const args = [lit(String(r.message ?? ''))];
       if (r.cause !== undefined) args.push(`{ cause: ${gen.emit(r.cause, `${path}.cause`)} }`);
       const name = gen.bind(r, path, `new ${type}(${args.join(', ')})`);
+      // The default stack names where the value was built: a fixed one keeps
+      // the value the same in every process that builds it.
       if (r.stack === false) gen.lines.push(`delete ${name}.stack;`);
-      else if (typeof r.stack === 'string') gen.lines.push(`${name}.stack = ${lit(r.stack)};`);
+      else gen.lines.push(`${name}.stack = ${lit(r.stack ?? `${type}: ${r.message ?? ''}\n    at ipcfuzz recipe`)};`);
       return name;
     },
   },

@@ -1,0 +1,89 @@
+'use strict';
+// What the Jazzer.js targets share. The reference codec runs in this process
+// (the node binary under test), where Jazzer.js instruments it, so coverage
+// follows the tags and views it decodes; the codec under test runs in a
+// worker process driven synchronously, so its crashes and hangs are findings
+// and fuzzing goes on. A difference does not stop the fuzzer either: it is
+// shrunk, saved once per signature, and announced on stderr as
+// `ipcfuzz-finding<TAB>signature<TAB>folder` for the orchestrator.
+
+const { createOps } = require('../../harness/ops');
+const { runSync } = require('../../harness/checks');
+const { buildInput } = require('../../harness/recipes/build');
+const { loadKnown, classify } = require('../../harness/known');
+const { FindingStore } = require('../../harness/findings');
+const { probe } = require('../../harness/codecs/probe');
+const { SyncWorker } = require('../../harness/sync-worker');
+
+const env = process.env;
+const ops = createOps(buildInput);
+const info = probe();
+const sides = {
+  a: { codec: env.IPCFUZZ_A ?? 'js', node: env.IPCFUZZ_A_NODE ?? process.execPath, info },
+  b: { codec: env.IPCFUZZ_B ?? 'native', node: process.execPath, info },
+};
+const known = loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN);
+const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
+const seen = new Set();
+const kShrinkBudget = 200;
+
+const timeoutMs = Number(env.IPCFUZZ_TIMEOUT ?? 10_000);
+const workers = new Map();
+function worker(nodePath) {
+  if (!workers.has(nodePath)) workers.set(nodePath, new SyncWorker(nodePath, { timeoutMs }));
+  return workers.get(nodePath);
+}
+
+const inProcess = (side) => sides[side].codec === 'js' && sides[side].node === process.execPath;
+const run = (side, request) => {
+  const withCodec = { ...request, codec: sides[side].codec };
+  return inProcess(side) ? ops[request.op](withCodec) : worker(sides[side].node).request(withCodec);
+};
+
+// The differences of one input that are neither known nor seen before.
+function freshDifferences(type, input) {
+  const result = runSync(type, run, input);
+  classify(result.differences, known);
+  return { result, fresh: result.differences.filter((d) => !d.known && !seen.has(d.signature)) };
+}
+
+// Removes ever smaller pieces of the fuzzer's bytes while the same signature
+// stays, so a finding is saved from a short input.
+function shrink(data, toInput, type, signature) {
+  const keeps = (bytes) => freshDifferences(type, toInput(bytes)).fresh.some((d) => d.signature === signature);
+  let best = data;
+  let budget = kShrinkBudget;
+  for (let size = best.length >> 1; size >= 1 && budget > 0; size >>= 1) {
+    for (let at = 0; at + size <= best.length && budget > 0; budget--) {
+      const candidate = Buffer.concat([best.subarray(0, at), best.subarray(at + size)]);
+      if (keeps(candidate)) best = candidate;
+      else at += size;
+    }
+  }
+  return best;
+}
+
+// Runs one fuzz input; `toInput(bytes)` maps the fuzzer's bytes to a check input.
+function fuzzOne(type, toInput, data, target) {
+  const { fresh } = freshDifferences(type, toInput(data));
+  for (const difference of fresh) {
+    if (seen.has(difference.signature)) continue;
+    // A problem saved by an earlier run keeps its input: only its count goes up.
+    const saved = store?.has(sides, difference.signature);
+    const bytes = saved ? Buffer.from(data) : shrink(Buffer.from(data), toInput, type, difference.signature);
+    const { result } = freshDifferences(type, toInput(bytes));
+    const kept = result.differences.find((d) => d.signature === difference.signature);
+    seen.add(difference.signature);
+    if (!kept) {
+      // Not seen again on the same input: something outside the input decides it.
+      process.stderr.write(`ipcfuzz-flaky ${difference.signature}\n`);
+      continue;
+    }
+    const stored = store?.record(result, kept, {
+      sides, origin: { engine: 'jazzer', target, input: bytes.toString('hex') },
+    });
+    process.stderr.write(`ipcfuzz-finding\t${difference.signature}\t${stored?.folder ?? ''}\n`);
+  }
+}
+
+module.exports = { fuzzOne };

@@ -1,0 +1,253 @@
+'use strict';
+// A byte grammar for recipes, written once and run both ways: decoding turns
+// any byte string into a valid recipe (what coverage-guided fuzzers feed),
+// encoding turns a recipe of the grammar back into bytes (how seed corpora
+// are made from recipes, so fuzzing starts from depth). Missing bytes read
+// as zero, so every prefix of an input is an input too.
+
+const { viewTypes, bytesPerElement, errorTypes } = require('./kinds');
+
+class Decoder {
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.pos = 0;
+    this.ids = 0;
+  }
+
+  byte() {
+    return this.pos < this.bytes.length ? this.bytes[this.pos++] : 0;
+  }
+
+  pick(list) { return list[this.byte() % list.length]; }
+  small(max) { return this.byte() % (max + 1); }
+  flag() { return (this.byte() & 1) === 1; }
+
+  raw(length) {
+    const out = [];
+    for (let i = 0; i < length; i++) out.push(this.byte());
+    return Buffer.from(out);
+  }
+}
+
+class Encoder {
+  constructor() {
+    this.out = [];
+    this.ids = 0;
+  }
+
+  write(b) { this.out.push(b & 0xff); }
+
+  pick(list, value) {
+    const i = list.findIndex((v) => JSON.stringify(v) === JSON.stringify(value));
+    if (i < 0) throw new RangeError(`the byte grammar cannot express ${JSON.stringify(value)}`);
+    this.write(i);
+    return value;
+  }
+
+  small(max, value) {
+    if (!(value >= 0 && value <= max)) throw new RangeError(`${value} is outside 0..${max}`);
+    this.write(value);
+    return value;
+  }
+
+  flag(value) {
+    this.write(value ? 1 : 0);
+    return Boolean(value);
+  }
+
+  raw(length, bytes) {
+    for (let i = 0; i < length; i++) this.write(bytes[i]);
+    return bytes;
+  }
+}
+
+const kMaxDepth = 4;
+const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53, 0.5];
+const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '0', '1', '4294967295', '-1', ''];
+const portKeys = ['visible', 'x', 'data', '0'];
+const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
+const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
+const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
+const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
+const prototypes = ['Buffer', 'Uint8Array', 'Int16Array', 'Object'];
+
+// Each grammar function reads (decode) or re-writes (encode) one part; `r` is
+// the recipe part being encoded, undefined when decoding.
+function string(ch, r) {
+  const length = ch.small(12, r && r.v.length);
+  const units = ch.raw(length * 2, r && Buffer.from(r.v, 'utf16le'));
+  return { k: 'string', v: Buffer.from(units).toString('utf16le') };
+}
+
+function hexBytes(ch, count, hex) {
+  return Buffer.from(ch.raw(count, hex && Buffer.from(hex, 'hex'))).toString('hex');
+}
+
+function number(ch, r) {
+  if (ch.flag(r && !numbers.includes(r.v))) {
+    const bytes = ch.raw(8, r && (() => { const b = Buffer.alloc(8); b.writeDoubleLE(r.v); return b; })());
+    const v = Buffer.from(bytes).readDoubleLE(0);
+    // Values JSON cannot carry are written as the recipe's names for them.
+    return { k: 'number', v: Number.isFinite(v) && !Object.is(v, -0) ? v : String(Object.is(v, -0) ? '-0' : v) };
+  }
+  return { k: 'number', v: ch.pick(numbers, r?.v) };
+}
+
+function bigint(ch, r) {
+  const value = r && BigInt(r.v);
+  const negative = ch.flag(r && value < 0n);
+  const magnitude = r && (negative ? -value : value).toString(16);
+  const hex = r && (magnitude.length % 2 ? `0${magnitude}` : magnitude);
+  const length = ch.small(17, r && hex.length / 2);
+  const digits = hexBytes(ch, length, hex);
+  const v = digits ? BigInt(`0x${digits}`) : 0n;
+  return { k: 'bigint', v: String(negative ? -v : v) };
+}
+
+function view(ch, r, depth) {
+  const type = ch.pick(viewTypes, r?.type);
+  const width = bytesPerElement[type] ?? 1;
+  const elements = ch.small(8, r && r.bytes.length / 2 / width);
+  const node = { k: 'view', type, bytes: hexBytes(ch, elements * width, r?.bytes) };
+  const offset = ch.small(3, r && (r.offset ?? 0) / width) * width;
+  if (offset) node.offset = offset;
+  if (ch.flag(r?.subclass) && type !== 'Buffer') node.subclass = true;
+  if (ch.flag(r?.pooled) && type === 'Buffer') node.pooled = true;
+  return withSteps(ch, r, node, viewSteps, depth);
+}
+
+const viewSteps = {
+  constructor: (ch, s) => ({ op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(globals, s?.value.name) } }),
+  'own-length': (ch, s) => ({ op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) } }),
+  'to-string-tag': (ch, s) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(tags, s?.value.v) }, enumerable: false }),
+  prototype: (ch, s) => ({ op: 'prototype', of: ch.pick(prototypes, s?.of) }),
+  detach: () => ({ op: 'detach' }),
+  'throwing-constructor': () => ({ op: 'define', key: 'constructor', get: { throws: 'constructor getter' } }),
+  'buffer-prototype-constructor': (ch, s) => ({ op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: ch.pick(['Uint8Array', 'Object'], s?.value.name) } }),
+};
+
+const portSteps = {
+  getter: (ch, s) => ({ op: 'define', key: ch.pick(portKeys, s?.key), get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } } }),
+  'inherited-setter': (ch, s) => {
+    const step = { op: 'inherited-setter', key: ch.pick(portKeys, s?.key) };
+    if (ch.flag(s?.throws)) step.throws = 'setter called';
+    return step;
+  },
+  'symbol-getter': () => ({ op: 'define', key: { symbol: 'hidden' }, get: { returns: { k: 'number', v: 2 } } }),
+};
+
+// Which step of a table a recipe step is, for encoding.
+function stepName(table, step) {
+  return Object.keys(table).find((name) => {
+    try {
+      return JSON.stringify(table[name](new Encoder(), step)) === JSON.stringify(step);
+    } catch {
+      return false;
+    }
+  });
+}
+
+function withSteps(ch, r, node, table, depth) {
+  const count = ch.small(2, r && (r.tamper?.length ?? 0));
+  const names = Object.keys(table);
+  const tamper = [];
+  for (let i = 0; i < count; i++) {
+    const step = r?.tamper[i];
+    const name = ch.pick(names, step && stepName(table, step));
+    tamper.push(table[name](ch, step, depth));
+  }
+  return tamper.length ? { ...node, tamper } : node;
+}
+
+function port(ch, r, depth) {
+  const count = ch.small(3, r?.props.length);
+  const props = [];
+  for (let i = 0; i < count; i++) {
+    const [key, value] = r?.props[i] ?? [];
+    props.push([ch.pick(portKeys, key), primitive(ch, value)]);
+  }
+  return withSteps(ch, r, { k: 'port', props }, portSteps, depth);
+}
+
+const primitives = {
+  undefined: () => ({ k: 'undefined' }),
+  null: () => ({ k: 'null' }),
+  bool: (ch, r) => ({ k: 'bool', v: ch.flag(r?.v) }),
+  number,
+  bigint,
+  string,
+};
+
+function primitive(ch, r) {
+  const kind = ch.pick(Object.keys(primitives), r?.k);
+  return primitives[kind](ch, r);
+}
+
+function list(ch, r, max, item) {
+  const count = ch.small(max, r?.length);
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(item(r?.[i]));
+  return out;
+}
+
+const kinds = {
+  ...primitives,
+  view,
+  port,
+  arraybuffer: (ch, r) => {
+    const node = { k: 'arraybuffer', bytes: hexBytes(ch, ch.small(8, r && r.bytes.length / 2), r?.bytes) };
+    if (ch.flag(r?.shared)) node.shared = true;
+    if (ch.flag(r?.maxByteLength !== undefined)) node.maxByteLength = ch.small(16, r?.maxByteLength);
+    return node;
+  },
+  date: (ch, r) => ({ k: 'date', v: ch.flag(r?.v === 'NaN') ? 'NaN' : number(ch, r && { v: r.v }).v }),
+  regexp: (ch, r) => {
+    const [source, flags] = ch.pick(regexps, r && [r.source, r.flags]);
+    return { k: 'regexp', source, flags };
+  },
+  boxed: (ch, r) => ({ k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of) }),
+  object: (ch, r, depth) => ({
+    k: 'object',
+    props: list(ch, r?.props, 4, (p) => [ch.pick(keys, p?.[0]), node(ch, p?.[1], depth + 1)]),
+  }),
+  array: (ch, r, depth) => {
+    const items = list(ch, r?.items, 5, (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
+    const extra = ch.small(7, r && (r.length ?? items.length) - items.length);
+    return extra ? { k: 'array', items, length: items.length + extra } : { k: 'array', items };
+  },
+  map: (ch, r, depth) => ({ k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]) }),
+  set: (ch, r, depth) => ({ k: 'set', values: list(ch, r?.values, 3, (v) => node(ch, v, depth + 1)) }),
+  error: (ch, r, depth) => {
+    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: string(ch, r && { v: r.message }).v };
+    if (ch.flag(r?.cause !== undefined)) error.cause = node(ch, r?.cause, depth + 1);
+    if (ch.flag(r?.stack === false)) error.stack = false;
+    return error;
+  },
+  ref: (ch, r) => ({ k: 'ref', to: ch.small(255, r?.to) % Math.max(1, ch.ids) }),
+};
+
+const containers = new Set(['object', 'array', 'map', 'set', 'error']);
+const referable = new Set(['object', 'array', 'map', 'set']);
+
+function node(ch, r, depth) {
+  // Deep down, containers give way to leaves; references need an earlier id.
+  const names = Object.keys(kinds).filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
+  const kind = ch.pick(names, r?.k);
+  const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
+  const id = withId ? ch.ids++ : undefined;
+  const made = kinds[kind](ch, r, depth);
+  return id === undefined ? made : { ...made, id };
+}
+
+function decodeRecipe(bytes) {
+  return node(new Decoder(bytes), undefined, 0);
+}
+
+// Throws a RangeError when the recipe is outside what the grammar expresses.
+function encodeRecipe(recipe) {
+  const ch = new Encoder();
+  node(ch, recipe, 0);
+  return Buffer.from(ch.out);
+}
+
+module.exports = { decodeRecipe, encodeRecipe };

@@ -1,0 +1,138 @@
+'use strict';
+// A worker process (harness/worker.js) driven synchronously, for fuzz targets
+// whose entry point must return before the next input: requests go down one
+// FIFO and answers come up another, read without the event loop. A worker
+// that dies yields a `crash` outcome (with its signal, read from /proc before
+// node reaps it) and one that does not answer in time a `hang`; either way a
+// fresh worker takes the next request.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { EnvironmentError, UsageError } = require('./errors');
+
+const workerMain = path.join(__dirname, 'worker.js');
+const pause = new Int32Array(new SharedArrayBuffer(4));
+// The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
+const signalNames = {};
+for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
+
+class SyncWorker {
+  constructor(nodePath, { timeoutMs = 10_000 } = {}) {
+    this.nodePath = nodePath;
+    this.timeoutMs = timeoutMs;
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
+    this.nextId = 1;
+    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    process.on('exit', () => this.close());
+  }
+
+  #start() {
+    const requests = path.join(this.dir, `requests-${this.nextId}`);
+    const answers = path.join(this.dir, `answers-${this.nextId}`);
+    execFileSync('mkfifo', [requests, answers]);
+    // Opening read ends without blocking first lets both ends open at once.
+    const childIn = fs.openSync(requests, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    this.toWorker = fs.openSync(requests, 'w');
+    this.fromWorker = fs.openSync(answers, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const childOut = fs.openSync(answers, 'w');
+    this.child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain],
+      { stdio: [childIn, 'ignore', 'ignore', childOut] });
+    this.child.unref();
+    fs.closeSync(childIn);
+    fs.closeSync(childOut);
+    fs.rmSync(requests);
+    fs.rmSync(answers);
+    this.pending = '';
+  }
+
+  request(message) {
+    this.stats.requests++;
+    if (!this.child) this.#start();
+    const id = this.nextId++;
+    fs.writeSync(this.toWorker, `${JSON.stringify({ ...message, id })}\n`);
+    const line = this.#readLine();
+    if (line === null) return this.#crashed();
+    if (line === undefined) return this.#hung();
+    const { outcome, fault } = JSON.parse(line);
+    if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
+    return outcome;
+  }
+
+  // A line, null when the worker died, undefined when it ran out of time.
+  #readLine() {
+    const deadline = Date.now() + this.timeoutMs;
+    const buffer = Buffer.alloc(65536);
+    for (;;) {
+      const newline = this.pending.indexOf('\n');
+      if (newline !== -1) {
+        const line = this.pending.slice(0, newline);
+        this.pending = this.pending.slice(newline + 1);
+        return line;
+      }
+      let n;
+      try {
+        n = fs.readSync(this.fromWorker, buffer);
+      } catch (err) {
+        if (err.code !== 'EAGAIN') throw err;
+        if (Date.now() > deadline) return undefined;
+        Atomics.wait(pause, 0, 0, 0.05);
+        continue;
+      }
+      if (n === 0) return null;
+      this.pending += buffer.toString('utf8', 0, n);
+    }
+  }
+
+  #crashed() {
+    this.stats.crashes++;
+    const { signal, code } = exitStatus(this.child.pid);
+    this.#reset();
+    return { kind: 'crash', signal, code, stderr: '' };
+  }
+
+  #hung() {
+    this.stats.hangs++;
+    this.#reset();
+    return { kind: 'hang', ms: this.timeoutMs };
+  }
+
+  #reset() {
+    this.stats.restarts++;
+    this.close();
+  }
+
+  close() {
+    if (!this.child) return;
+    try {
+      this.child.kill('SIGKILL');
+    } catch { /* already gone */ }
+    fs.closeSync(this.toWorker);
+    fs.closeSync(this.fromWorker);
+    this.child = null;
+  }
+}
+
+// How a dead child ended, from the exit_code field of /proc/<pid>/stat (a
+// waitpid status), readable until node reaps the zombie.
+function exitStatus(pid) {
+  for (let i = 0; i < 200; i++) {
+    let fields;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      break;
+    }
+    if (fields[0] === 'Z') {
+      const status = Number(fields.at(-1));
+      const signal = status & 0x7f;
+      return signal ? { signal: signalNames[signal] ?? `signal ${signal}`, code: null } : { signal: null, code: status >> 8 };
+    }
+    Atomics.wait(pause, 0, 0, 1);
+  }
+  return { signal: null, code: null };
+}
+
+module.exports = { SyncWorker };
