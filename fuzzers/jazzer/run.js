@@ -42,7 +42,7 @@ function targetEnv({ sides, outDir, knownFile }) {
 }
 
 // One libFuzzer process of one target; resolves with how it ended.
-function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, seed }) {
+function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, seed, stop }) {
   const d = dirs(target, workDir);
   fs.mkdirSync(d.work, { recursive: true });
   const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
@@ -61,7 +61,10 @@ function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, s
     const m = progressLine.exec(line);
     if (m) Object.assign(status, { execs: +m[1], cov: +m[3], ft: +m[4], corpus: +m[5], execsPerSecond: +m[7] });
     const finding = /^ipcfuzz-finding\t([^\t]+)\t(.*)$/.exec(line);
-    if (finding) status.findings.set(finding[1], { signature: finding[1], folder: finding[2], target });
+    if (finding) {
+      status.findings.set(finding[1], { signature: finding[1], folder: finding[2], target });
+      if (stop.when?.(finding[1])) stop.now();
+    }
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) status.stats[stat[1]] = +stat[2];
   };
@@ -75,8 +78,11 @@ function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, s
       lines.forEach(onLine);
     });
   }
+  stop.children.add(child);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
+      stop.children.delete(child);
+      if (stop.stopped) return resolve({ code: 0, artifacts: [], tail });
       const saved = fs.readdirSync(artifacts).map((f) => path.join(artifacts, f));
       resolve({ code, signal, artifacts: saved, tail });
     });
@@ -111,7 +117,7 @@ async function runTarget(target, options) {
   options.statuses.push(status);
   const deadline = Date.now() + options.seconds * 1000;
   let execsBefore = 0;
-  while (Date.now() < deadline - 1000 && status.restarts <= kMaxRestarts) {
+  while (Date.now() < deadline - 1000 && status.restarts <= kMaxRestarts && !options.stop.stopped) {
     const seconds = Math.max(1, Math.floor((deadline - Date.now()) / 1000));
     const ended = await runOnce({ ...options, target, seconds, status, seed: options.seed + status.runs });
     status.runs++;
@@ -129,8 +135,16 @@ async function runTarget(target, options) {
 }
 
 // options: { sides, seconds (wall clock for all targets), parallel, knownFile,
-//            known, store, session, workDir, seed, onProgress }
+//            known, store, session, workDir, seed, onProgress,
+//            stopWhen(signature): end every target once it returns true }
 async function runJazzer(options) {
+  const stop = {
+    when: options.stopWhen, stopped: false, children: new Set(),
+    now() {
+      this.stopped = true;
+      for (const child of this.children) child.kill('SIGKILL');  // libFuzzer ignores SIGTERM
+    },
+  };
   const slots = Math.max(1, Math.min(options.parallel, targets.length));
   const rounds = Math.ceil(targets.length / slots);
   const perTarget = Math.max(5, Math.floor(options.seconds / rounds));
@@ -140,7 +154,9 @@ async function runJazzer(options) {
   const started = Date.now();
   try {
     await Promise.all(Array.from({ length: slots }, async () => {
-      while (queue.length) await runTarget(queue.shift(), { ...options, statuses, seconds: perTarget, outDir: options.store.dir });
+      while (queue.length && !stop.stopped) {
+        await runTarget(queue.shift(), { ...options, statuses, stop, seconds: perTarget, outDir: options.store.dir });
+      }
     }));
   } finally {
     clearInterval(timer);
