@@ -9,6 +9,8 @@ const commands = {
   info: './commands/info',
   diff: './commands/diff',
   fuzz: './commands/fuzz',
+  gate: './commands/gate',
+  inspect: './commands/inspect',
 };
 
 const usage = `usage: ipcfuzz <command> [flags]
@@ -23,6 +25,11 @@ commands:
         [--property value,roundtrip,frame,stream] [--target value,frame,stream] [--work DIR]
         [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
         [--out DIR] [--known FILE | --no-known] [--timeout MS]
+
+  gate  [--node PATH|VERSION] [--base-node PATH|VERSION] [--a CODEC] [--b CODEC] [--budget SECONDS]
+        [--out DIR] [--known FILE | --no-known] [--emit-known FILE] [--timeout MS]
+
+  inspect FILE.bin [--model]                        annotated hex dump of the frames; --model: the C model's verdict
 
 CODEC is js, native, builtin, or the path of an adapter module (see README).`;
 

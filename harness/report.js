@@ -130,9 +130,16 @@ function renderBody(result) {
   return lines.join('\n');
 }
 
+// The value as JavaScript that builds it, for results of value recipes.
+function inputRows(result) {
+  if (result.input.recipe === undefined) return [];
+  const { compileRecipe } = require('./recipes/codegen');
+  return ['input (the code that builds the value)', ...compileRecipe(result.input.recipe).split('\n').map((l) => `  ${l}`), ''];
+}
+
 function renderResult(result, sides) {
   const name = (s) => `${s.codec} in node ${s.info.node}`;
-  return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', renderBody(result)].join('\n');
+  return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', ...inputRows(result), renderBody(result)].join('\n');
 }
 
 module.exports = { renderResult, renderBody, describe, describeOutcome };

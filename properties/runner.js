@@ -68,7 +68,8 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
   });
   if (fatal) throw fatal;
   const runs = details.numRuns;  // shrinking steps are not runs
-  if (!details.failed) return { runs };
+  // Interrupted by the budget before a counterexample was shrunk: nothing to report.
+  if (!details.failed || !details.counterexample) return { runs };
   const [counterexample] = details.counterexample;
   const result = await property.run(session, counterexample);
   classify(result.differences, known);

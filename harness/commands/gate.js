@@ -1,0 +1,71 @@
+'use strict';
+// ipcfuzz gate: the CI check for codec pull requests. Writes junit.xml,
+// results.sarif, summary.md and findings/ to --out; exits 0 on pass, 1 on a
+// new difference or a stale known entry, 2 on a usage or environment error.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { parse, sideFlags, sessionOptions, positiveInteger } = require('../cli');
+const { Session } = require('../session');
+const { loadKnown } = require('../known');
+const { runGate } = require('../gate/run');
+const { junitXml } = require('../gate/junit');
+const { sarifLog } = require('../gate/sarif');
+const { summaryMarkdown } = require('../gate/markdown');
+const { UsageError } = require('../errors');
+const { version } = require('../../package.json');
+
+// A known-differences file that accepts every new finding, for a reviewer to
+// give reasons to (or to shrink) before committing it.
+function emitKnown(file, gate, knownFile) {
+  const base = knownFile ? JSON.parse(fs.readFileSync(knownFile, 'utf8')) : { entries: [] };
+  for (const f of gate.findings) {
+    const meta = JSON.parse(fs.readFileSync(path.join(f.folder, 'finding.json'), 'utf8'));
+    base.entries.push({
+      id: path.basename(f.folder),
+      tier: f.difference.tier,
+      match: { signature: f.difference.signature },
+      reason: `Accepted by a reviewer: ${f.difference.where}: ${f.difference.detail}`,
+      reproducer: { type: meta.type, input: meta.input },
+    });
+  }
+  fs.writeFileSync(file, `${JSON.stringify(base, null, 2)}\n`, { flag: 'wx' });
+}
+
+async function run(args) {
+  const flags = parse(args, {
+    ...sideFlags,
+    budget: { type: 'string', default: '240' },
+    out: { type: 'string', default: 'gate-out' },
+    'emit-known': { type: 'string' },
+  });
+  const budget = positiveInteger(flags.budget, 'budget', 86_400);
+  const options = sessionOptions(flags);
+  const known = loadKnown(options.knownFile);
+  const out = path.resolve(flags.out);
+  if (flags['emit-known'] && fs.existsSync(flags['emit-known'])) {
+    throw new UsageError(`--emit-known ${flags['emit-known']} exists; ipcfuzz does not overwrite files`);
+  }
+  fs.mkdirSync(out, { recursive: true });
+  const session = new Session(options);
+  try {
+    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget });
+    const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
+    fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
+    fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
+      ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
+    })), { base: out, version, sides }), null, 2)}\n`);
+    fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
+    if (flags['emit-known']) emitKnown(flags['emit-known'], gate, options.knownFile ?? undefined);
+    console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
+      `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
+    for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
+    for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
+    console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
+    return gate.verdict === 'pass' ? 0 : 1;
+  } finally {
+    session.close();
+  }
+}
+
+module.exports = { run };

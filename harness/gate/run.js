@@ -1,0 +1,184 @@
+'use strict';
+// ipcfuzz gate: one command that says whether a build's codec still behaves
+// like the reference, within a time budget. Stages, in order: conformance
+// vectors, the properties with a fixed seed, replay of the seed corpora and of
+// saved findings, the known-differences ratchet, then both fuzzing engines
+// for what is left of the budget. Every distinct new difference becomes one
+// finding (saved under <out>/findings), one JUnit failure and one SARIF result.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { classify } = require('../known');
+const { FindingStore } = require('../findings');
+const { runProperties } = require('../../properties/runner');
+const { properties } = require('../../properties/definitions');
+const inputs = require('../../fuzzers/jazzer/inputs');
+const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
+const { root } = require('../nodes');
+
+const kFixedSeed = 20261121;
+
+// Collects differences from every stage: known ones are counted, new ones
+// saved once per signature.
+class Collector {
+  constructor({ session, known, store }) {
+    Object.assign(this, { session, known, store });
+    this.findings = new Map();
+    this.knownSeen = {};
+  }
+
+  // Returns the new differences of one check result.
+  add(result, stage, origin) {
+    classify(result.differences, this.known);
+    const fresh = [];
+    for (const d of result.differences) {
+      if (d.known) {
+        const entry = this.known.find((k) => k.id === d.known);
+        (this.knownSeen[d.known] ??= { count: 0, reason: entry.reason, link: entry.link }).count++;
+        continue;
+      }
+      fresh.push(d);
+      if (!this.findings.has(d.signature)) {
+        const { folder } = this.store.record(result, d, { sides: this.session.sides, origin: { stage, ...origin } });
+        this.findings.set(d.signature, { difference: d, folder, stage });
+      }
+    }
+    return fresh;
+  }
+
+  // Findings an engine saved itself (it already wrote the folder).
+  adopt(signature, folder, stage) {
+    if (this.findings.has(signature)) return;
+    const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
+    this.findings.set(signature, {
+      difference: { signature, tier: meta.tier, where: meta.where, detail: meta.detail }, folder, stage,
+    });
+  }
+}
+
+async function timed(name, fn) {
+  const started = Date.now();
+  const cases = await fn();
+  return { name, cases, seconds: (Date.now() - started) / 1000 };
+}
+
+const failureOf = (fresh) => (fresh.length ? {
+  message: fresh.map((d) => d.signature).join('; '),
+  body: fresh.map((d) => `${d.signature}\n${d.where}: ${d.detail}`).join('\n\n'),
+} : undefined);
+
+async function conformanceStage(collector) {
+  const { gateVectors } = require('../../conformance/gate');
+  return gateVectors(collector);
+}
+
+async function propertiesStage(collector, seconds) {
+  const cases = [];
+  for (const name of Object.keys(properties)) {
+    const started = Date.now();
+    const summary = await runProperties({
+      session: collector.session, known: collector.known, store: collector.store, seed: kFixedSeed,
+      seconds: Math.max(1, Math.floor(seconds / Object.keys(properties).length)), only: [name],
+    });
+    for (const f of summary.findings) collector.adopt(f.difference.signature, f.folder, 'properties');
+    cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
+      failure: failureOf(summary.findings.map((f) => f.difference)) });
+  }
+  return cases;
+}
+
+async function replayStage(collector) {
+  const cases = [];
+  for (const target of targets) {
+    const dir = path.join(root, 'corpus', 'jazzer', target);
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    const started = Date.now();
+    const fresh = [];
+    for (const file of files) {
+      const result = await collector.session.check(inputs.checkType[target], inputs[target](fs.readFileSync(path.join(dir, file))));
+      fresh.push(...collector.add(result, 'corpus replay', { target, seed: file }));
+    }
+    cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
+  }
+  for (const folder of savedFindings(collector.store.dir)) {
+    const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
+    const started = Date.now();
+    const result = await collector.session.check(meta.type === 'roundtrip' ? 'roundtrip' : meta.type, meta.input);
+    const fresh = collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
+    cases.push({ name: `saved finding ${path.basename(folder)}`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
+  }
+  return cases;
+}
+
+function savedFindings(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).map((f) => path.join(dir, f))
+    .filter((f) => fs.existsSync(path.join(f, 'finding.json')));
+}
+
+// An entry with a reproducer must still produce a difference it matches.
+async function ratchetStage(collector, stale) {
+  const cases = [];
+  for (const entry of collector.known) {
+    if (!entry.reproducer) {
+      cases.push({ name: `known ${entry.id}`, skipped: 'no reproducer' });
+      continue;
+    }
+    const result = await collector.session.check(entry.reproducer.type, entry.reproducer.input);
+    classify(result.differences, collector.known);
+    const still = result.differences.some((d) => d.known === entry.id);
+    if (!still) stale.push(entry);
+    cases.push({ name: `known ${entry.id} still reproduces`,
+      failure: still ? undefined : { message: `stale: ${entry.id} no longer reproduces`, type: 'stale-known-difference' } });
+  }
+  return cases;
+}
+
+async function fuzzStage(collector, { seconds, knownFile }) {
+  const fastCheck = runProperties({
+    session: collector.session, known: collector.known, store: collector.store, seconds, seed: kFixedSeed + 1,
+  });
+  const jazzer = runJazzer({
+    sides: collector.session.sides, session: collector.session, known: collector.known, knownFile,
+    store: collector.store, seconds, parallel: Math.max(1, availableCores() - 1), seed: 1,
+    workDir: path.join(collector.store.dir, '..', 'work'),
+  });
+  const [fc, jz] = await Promise.all([fastCheck, jazzer]);
+  for (const f of fc.findings) collector.adopt(f.difference.signature, f.folder, 'fuzz: fast-check');
+  const cases = [{ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
+    failure: failureOf(fc.findings.map((f) => f.difference)) }];
+  for (const status of jz.statuses) {
+    for (const f of status.findings.values()) if (f.folder) collector.adopt(f.signature, f.folder, `fuzz: jazzer ${status.target}`);
+    const signatures = [...status.findings.keys()];
+    cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
+      failure: signatures.length ? { message: signatures.join('; ') } : undefined });
+  }
+  return cases;
+}
+
+// options: { session, known, knownFile, out, budget (seconds) }
+async function runGate(options) {
+  const started = Date.now();
+  const store = new FindingStore(path.join(options.out, 'findings'));
+  const collector = new Collector({ session: options.session, known: options.known, store });
+  const stale = [];
+  const remaining = () => options.budget - (Date.now() - started) / 1000;
+  const stages = [];
+  if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
+    stages.push(await timed('conformance vectors', () => conformanceStage(collector)));
+  }
+  stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector, Math.max(4, options.budget * 0.15))));
+  stages.push(await timed('replay', () => replayStage(collector)));
+  stages.push(await timed('known-differences ratchet', () => ratchetStage(collector, stale)));
+  const fuzzSeconds = Math.floor(remaining() - 5);
+  if (fuzzSeconds >= 5) {
+    stages.push(await timed('fuzzing', () => fuzzStage(collector, { seconds: fuzzSeconds, knownFile: options.knownFile })));
+  }
+  const findings = [...collector.findings.values()];
+  return {
+    verdict: findings.length || stale.length ? 'fail' : 'pass',
+    findings, stages, stale, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+  };
+}
+
+module.exports = { runGate };

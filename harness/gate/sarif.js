@@ -1,0 +1,54 @@
+'use strict';
+// SARIF 2.1.0: one result per distinct finding, its rule the tier, its
+// fingerprint the signature, its location the saved input.
+
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { tiers } = require('../compare');
+
+const tierHelp = {
+  crash: 'A codec crashed or hung on this input.',
+  acceptance: 'One codec accepted what the other rejected.',
+  'error-identity': 'Both codecs rejected, with a different error class or code.',
+  bytes: 'Both codecs serialized the value, to different frames.',
+  classification: 'Decoded values differ in type, prototype or Buffer-ness.',
+  value: 'Decoded values differ.',
+  effects: 'Serializing ran different user code (getters, setters).',
+  framing: 'A framer delivered a different number of messages or buffering state.',
+};
+
+// findings: [{ difference, folder, inputFile? }], relative to `base` (the out dir).
+function sarifLog(findings, { base, version, sides }) {
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: {
+        driver: {
+          name: 'ipcfuzz',
+          version,
+          informationUri: 'https://github.com/nodejs/node/pull/63933',
+          rules: tiers.map((tier) => ({
+            id: tier, name: tier.replace(/(^|-)(\w)/g, (m, d, c) => c.toUpperCase()),
+            shortDescription: { text: tierHelp[tier] }, defaultConfiguration: { level: 'error' },
+          })),
+        },
+      },
+      properties: { a: sides.a, b: sides.b },
+      results: findings.map(({ difference: d, folder, inputFile }) => ({
+        ruleId: d.tier,
+        ruleIndex: tiers.indexOf(d.tier),
+        level: 'error',
+        message: { text: `${d.signature}: ${d.where}: ${d.detail}` },
+        locations: [{ physicalLocation: { artifactLocation: {
+          uri: path.relative(base, inputFile ?? path.join(folder, 'finding.json')).split(path.sep).join('/'),
+          uriBaseId: 'OUTDIR',
+        } } }],
+        partialFingerprints: { ipcfuzzSignature: d.signature },
+      })),
+      originalUriBaseIds: { OUTDIR: { uri: `${pathToFileURL(base).href}/` } },
+    }],
+  };
+}
+
+module.exports = { sarifLog };
