@@ -1,15 +1,18 @@
 # ipcfuzz: `make fuzz` is the main job, `make test` the whole test suite.
-NODE             ?= node
-IPCFUZZ          := $(NODE) bin/ipcfuzz.js
-MOCHA            := $(NODE) node_modules/mocha/bin/mocha.js
+HOST_NODE        ?= node
+IPCFUZZ          := $(HOST_NODE) bin/ipcfuzz.js
+MOCHA            := $(HOST_NODE) node_modules/mocha/bin/mocha.js
 FUZZ_SECONDS     ?= 120
 FUZZ_OUT         ?= findings
 PROPERTY_SECONDS ?= 300
 A                ?= js
 B                ?= native
-NODE_UNDER_TEST  ?= 26.10.0
+NODE             ?= 26.10.0
+BASE_NODE        ?=
+GATE_BUDGET      ?= 240
+GATE_OUT         ?= gate-out
 
-.PHONY: help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt
+.PHONY: help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -18,6 +21,8 @@ help:
 	@echo "make corpus        regenerate the seed corpora and dictionaries"
 	@echo "make corpus-merge  merge the grown working corpora into corpus/, minimized"
 	@echo "make mutant-hunt   time the Jazzer.js targets to find each mutant adapter"
+	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
+	@echo "make oss-fuzz-check  build the OSS-Fuzz targets locally and run each briefly"
 
 install: node_modules/.package-lock.json
 
@@ -37,17 +42,24 @@ test-fuzzers:
 
 fuzz: install
 	$(IPCFUZZ) fuzz --engine all --seconds $(FUZZ_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) --node $(NODE_UNDER_TEST)
+	  --a $(A) --b $(B) --node $(NODE)
 
 properties: install
 	$(IPCFUZZ) fuzz --engine fast-check --seconds $(PROPERTY_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) --node $(NODE_UNDER_TEST)
+	  --a $(A) --b $(B) --node $(NODE)
 
 corpus: install
-	$(NODE) scripts/make-corpus.js
+	$(HOST_NODE) scripts/make-corpus.js
 
 corpus-merge: install
-	$(NODE) scripts/corpus-merge.js --node $(NODE_UNDER_TEST)
+	$(HOST_NODE) scripts/corpus-merge.js --node $(NODE)
 
 mutant-hunt: install
-	$(NODE) scripts/mutant-hunt.js --seconds 60
+	$(HOST_NODE) scripts/mutant-hunt.js --seconds 60
+
+gate: install
+	$(IPCFUZZ) gate --node $(NODE) $(if $(BASE_NODE),--base-node $(BASE_NODE)) --a $(A) --b $(B) \
+	  --budget $(GATE_BUDGET) --out $(GATE_OUT)
+
+oss-fuzz-check: install
+	bash scripts/oss-fuzz-check.sh

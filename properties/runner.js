@@ -79,6 +79,33 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
   return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
 }
 
+// Every one of `runs` inputs per property, drawn from a fixed seed, without
+// stopping at a failure or shrinking: what it finds does not depend on what
+// is known, so a list that grows makes the verdict change only where it should.
+// Each new signature is saved with the first input that showed it.
+async function runExhaustive({ session, known, store, seed, runs, only }) {
+  const started = Date.now();
+  const state = { runs: 0, knownHits: new Map(), findings: new Map(), seed };
+  for (const name of only ?? Object.keys(properties)) {
+    const property = properties[name];
+    for (const [i, input] of fc.sample(property.arbitrary, { seed, numRuns: runs }).entries()) {
+      state.runs++;
+      const result = await property.run(session, input);
+      if (!result) continue;
+      classify(result.differences, known);
+      for (const d of result.differences) {
+        if (d.known) state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
+        if (d.known || state.findings.has(d.signature)) continue;
+        const stored = store?.record(result, d, {
+          sides: session.sides, origin: { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) },
+        });
+        state.findings.set(d.signature, { difference: d, result, property: name, seed, folder: stored?.folder });
+      }
+    }
+  }
+  return summary(state, started);
+}
+
 function summary(state, started) {
   const seconds = (Date.now() - started) / 1000;
   return {
@@ -91,4 +118,4 @@ function summary(state, started) {
   };
 }
 
-module.exports = { runProperties };
+module.exports = { runProperties, runExhaustive };

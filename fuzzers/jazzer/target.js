@@ -26,6 +26,9 @@ const known = loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN);
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
 const seen = new Set();
 const kShrinkBudget = 200;
+// On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
+// fuzzer, so that the platform files it with its input.
+const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
 
 const timeoutMs = Number(env.IPCFUZZ_TIMEOUT ?? 10_000);
 const workers = new Map();
@@ -66,6 +69,9 @@ function shrink(data, toInput, type, signature) {
 // Runs one fuzz input; `toInput(bytes)` maps the fuzzer's bytes to a check input.
 function fuzzOne(type, toInput, data, target) {
   const { fresh } = freshDifferences(type, toInput(data));
+  if (throwOnDifference && fresh.length) {
+    throw new Error(`ipcfuzz: ${fresh.map((d) => `${d.signature}: ${d.where}: ${d.detail}`).join('; ')}`);
+  }
   for (const difference of fresh) {
     if (seen.has(difference.signature)) continue;
     // A problem saved by an earlier run keeps its input: only its count goes up.

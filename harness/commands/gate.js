@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown } = require('../known');
+const { loadKnown, defaultFile } = require('../known');
 const { runGate } = require('../gate/run');
 const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
@@ -15,10 +15,10 @@ const { summaryMarkdown } = require('../gate/markdown');
 const { UsageError } = require('../errors');
 const { version } = require('../../package.json');
 
-// A known-differences file that accepts every new finding, for a reviewer to
-// give reasons to (or to shrink) before committing it.
+// A known-differences file: the list in use plus an entry accepting each new
+// finding, for a reviewer to give reasons to (or to shrink) before committing it.
 function emitKnown(file, gate, knownFile) {
-  const base = knownFile ? JSON.parse(fs.readFileSync(knownFile, 'utf8')) : { entries: [] };
+  const base = knownFile === null ? { entries: [] } : JSON.parse(fs.readFileSync(knownFile ?? defaultFile, 'utf8'));
   for (const f of gate.findings) {
     const meta = JSON.parse(fs.readFileSync(path.join(f.folder, 'finding.json'), 'utf8'));
     base.entries.push({
@@ -56,7 +56,7 @@ async function run(args) {
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
     })), { base: out, version, sides }), null, 2)}\n`);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
-    if (flags['emit-known']) emitKnown(flags['emit-known'], gate, options.knownFile ?? undefined);
+    if (flags['emit-known']) emitKnown(flags['emit-known'], gate, options.knownFile);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);

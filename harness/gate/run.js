@@ -1,22 +1,24 @@
 'use strict';
 // ipcfuzz gate: one command that says whether a build's codec still behaves
 // like the reference, within a time budget. Stages, in order: conformance
-// vectors, the properties with a fixed seed, replay of the seed corpora and of
-// saved findings, the known-differences ratchet, then both fuzzing engines
-// for what is left of the budget. Every distinct new difference becomes one
+// vectors, the properties with a fixed seed and number of runs, replay of the
+// seed corpora and of saved findings, the known-differences ratchet (all
+// deterministic), then both fuzzing engines for what is left of the budget. Every distinct new difference becomes one
 // finding (saved under <out>/findings), one JUnit failure and one SARIF result.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { classify } = require('../known');
 const { FindingStore } = require('../findings');
-const { runProperties } = require('../../properties/runner');
+const { runProperties, runExhaustive } = require('../../properties/runner');
 const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
 const { root } = require('../nodes');
 
+// The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
+const kRunsPerProperty = 300;
 
 // Collects differences from every stage: known ones are counted, new ones
 // saved once per signature.
@@ -72,13 +74,13 @@ async function conformanceStage(collector) {
   return gateVectors(collector);
 }
 
-async function propertiesStage(collector, seconds) {
+async function propertiesStage(collector) {
   const cases = [];
   for (const name of Object.keys(properties)) {
     const started = Date.now();
-    const summary = await runProperties({
+    const summary = await runExhaustive({
       session: collector.session, known: collector.known, store: collector.store, seed: kFixedSeed,
-      seconds: Math.max(1, Math.floor(seconds / Object.keys(properties).length)), only: [name],
+      runs: kRunsPerProperty, only: [name],
     });
     for (const f of summary.findings) collector.adopt(f.difference.signature, f.folder, 'properties');
     cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
@@ -167,7 +169,7 @@ async function runGate(options) {
   if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
     stages.push(await timed('conformance vectors', () => conformanceStage(collector)));
   }
-  stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector, Math.max(4, options.budget * 0.15))));
+  stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector)));
   stages.push(await timed('replay', () => replayStage(collector)));
   stages.push(await timed('known-differences ratchet', () => ratchetStage(collector, stale)));
   const fuzzSeconds = Math.floor(remaining() - 5);

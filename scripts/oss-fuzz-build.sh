@@ -1,0 +1,42 @@
+#!/bin/bash -eu
+# Builds ipcfuzz's fuzz targets the OSS-Fuzz way: $SRC/ipcfuzz in, $OUT out.
+# Shared by oss-fuzz/build.sh and .clusterfuzzlite/build.sh.
+#
+# Each Jazzer.js target gets a wrapper in $OUT that runs it in the pinned Node
+# binary that has the native codec, with --expose-internals (the standard
+# compile_javascript_fuzzer wrapper runs the image's node, which has neither),
+# plus <target>_seed_corpus.zip, <target>.dict and <target>.options.
+
+project=ipcfuzz
+cd "$SRC/$project"
+npm ci --no-audit --no-fund
+
+# The project travels with its wrappers.
+rm -rf "${OUT:?}/$project"
+mkdir -p "$OUT/$project"
+cp -r bin harness fuzzers properties corpus scripts node_modules package.json known-differences.json "$OUT/$project/"
+
+for target in value frame stream; do
+  name="ipcfuzz_$target"
+  cat > "$OUT/$name" <<WRAPPER
+#!/bin/sh
+# libFuzzer flags and corpus folders pass through after --.
+this_dir=\$(dirname "\$0")
+cd "\$this_dir/$project"
+IPCFUZZ_ON_DIFFERENCE=throw exec node_modules/node-26.10.0/bin/node --expose-internals --no-warnings \\
+  fuzzers/jazzer/launch.js fuzzers/jazzer/$target.js --sync -- "\$@"
+WRAPPER
+  chmod +x "$OUT/$name"
+  (cd "corpus/jazzer/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  options="[libfuzzer]\nmax_len = 4096\ntimeout = 25"
+  if [ -f "corpus/dict/$target.dict" ]; then
+    cp "corpus/dict/$target.dict" "$OUT/$name.dict"
+    options="$options\ndict = $name.dict"
+  fi
+  printf "$options\n" > "$OUT/$name.options"
+done
+
+# The native model targets, where they are part of the tree.
+if [ -x scripts/build-native.sh ] && [ -n "${LIB_FUZZING_ENGINE:-}" ]; then
+  scripts/build-native.sh --oss-fuzz
+fi
