@@ -48,7 +48,6 @@ class ChildProcessSerializer extends v8.Serializer {
       this.writeValue({ ...object });
       return;
     }
-    this.writeUint32(kArrayBufferViewTag);
     let index = kBufferIndex;
     if (object.constructor !== Buffer) {
       index = viewTypeToIndex(object);
@@ -56,9 +55,16 @@ class ChildProcessSerializer extends v8.Serializer {
         throw new this._getDataCloneError(`Unserializable host object: ${inspect(object)}`);
       }
     }
+    this._writeView(object, index);
+  }
+
+  // The view's tag, type index, byteLength and bytes, read from the view's
+  // (overridable) properties as lib/v8.js did.
+  _writeView(view, index) {
+    this.writeUint32(kArrayBufferViewTag);
     this.writeUint32(index);
-    this.writeUint32(object.byteLength);
-    this.writeRawBytes(new Uint8Array(object.buffer, object.byteOffset, object.byteLength));
+    this.writeUint32(view.byteLength);
+    this.writeRawBytes(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   }
 }
 

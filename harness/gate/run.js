@@ -9,6 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { classify } = require('../known');
+const { tiers } = require('../compare');
 const { FindingStore } = require('../findings');
 const { runProperties, runExhaustive } = require('../../properties/runner');
 const { properties } = require('../../properties/definitions');
@@ -176,7 +177,8 @@ async function runGate(options) {
   if (fuzzSeconds >= 5) {
     stages.push(await timed('fuzzing', () => fuzzStage(collector, { seconds: fuzzSeconds, knownFile: options.knownFile })));
   }
-  const findings = [...collector.findings.values()];
+  // Crashes first, then by how far the difference reaches (the order of the tiers).
+  const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
   return {
     verdict: findings.length || stale.length ? 'fail' : 'pass',
     findings, stages, stale, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,

@@ -2,8 +2,8 @@
 // Accepts any non-zero host-object tag as a copied object, instead of
 // rejecting tags other than 0 and 1.
 const { catalogEntry } = require('./catalog');
+const { withDeserializer } = require('./variant');
 const js = require('../codecs/js');
-const { createReferenceFramer } = require('../codecs/framing');
 
 class Deserializer extends js.ChildProcessDeserializer {
   _readHostObject() {
@@ -11,11 +11,4 @@ class Deserializer extends js.ChildProcessDeserializer {
   }
 }
 
-const deserialize = (payload) => js.deserializeWith(Deserializer, payload);
-
-module.exports = {
-  ...js,
-  ...catalogEntry(__filename),
-  deserialize,
-  createFramer: () => createReferenceFramer(deserialize),
-};
+module.exports = { ...js, ...catalogEntry(__filename), ...withDeserializer(Deserializer) };

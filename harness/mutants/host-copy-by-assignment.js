@@ -2,6 +2,7 @@
 // Copies a non-view host object by assignment instead of `{ ...object }`, so
 // setters inherited from Object.prototype run (the review case of #63933).
 const { catalogEntry } = require('./catalog');
+const { withSerializer } = require('./variant');
 const js = require('../codecs/js');
 const { types: { isArrayBufferView } } = require('node:util');
 
@@ -15,8 +16,4 @@ class Serializer extends js.ChildProcessSerializer {
   }
 }
 
-module.exports = {
-  ...js,
-  ...catalogEntry(__filename),
-  serialize: (value) => js.serializeWith(Serializer, value),
-};
+module.exports = { ...js, ...catalogEntry(__filename), ...withSerializer(Serializer) };

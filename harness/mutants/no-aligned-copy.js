@@ -2,8 +2,8 @@
 // Builds every view on the frame's memory, without the copy that unaligned
 // typed arrays need: they fail to construct.
 const { catalogEntry } = require('./catalog');
+const { withDeserializer } = require('./variant');
 const js = require('../codecs/js');
-const { createReferenceFramer } = require('../codecs/framing');
 
 class Deserializer extends js.ChildProcessDeserializer {
   _readView() {
@@ -14,11 +14,4 @@ class Deserializer extends js.ChildProcessDeserializer {
   }
 }
 
-const deserialize = (payload) => js.deserializeWith(Deserializer, payload);
-
-module.exports = {
-  ...js,
-  ...catalogEntry(__filename),
-  deserialize,
-  createFramer: () => createReferenceFramer(deserialize),
-};
+module.exports = { ...js, ...catalogEntry(__filename), ...withDeserializer(Deserializer) };
