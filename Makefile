@@ -11,8 +11,9 @@ NODE             ?= 26.10.0
 BASE_NODE        ?=
 GATE_BUDGET      ?= 240
 GATE_OUT         ?= gate-out
+NATIVE_FUZZ_SECONDS ?= 30
 
-.PHONY: help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -29,7 +30,7 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
-test: install test-harness test-properties test-fuzzers
+test: install native test-harness test-properties test-fuzzers
 
 test-harness:
 	$(MOCHA) 'test/**/*.test.js'
@@ -40,9 +41,12 @@ test-properties:
 test-fuzzers:
 	$(MOCHA) 'fuzzers/**/*.test.js'
 
+# The C model's fuzzers first (a notice and no failure without clang-16),
+# then both engines on the codecs; the worst exit status wins.
 fuzz: install
+	@native=0; NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) scripts/fuzz-native.sh || native=$$?; \
 	$(IPCFUZZ) fuzz --engine all --seconds $(FUZZ_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) --node $(NODE)
+	  --a $(A) --b $(B) --node $(NODE) || exit $$?; exit $$native
 
 properties: install
 	$(IPCFUZZ) fuzz --engine fast-check --seconds $(PROPERTY_SECONDS) --out $(FUZZ_OUT) \
@@ -63,3 +67,9 @@ gate: install
 
 oss-fuzz-check: install
 	bash scripts/oss-fuzz-check.sh
+
+native: install
+	scripts/build-native.sh all
+
+fuzz-native: native
+	NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) scripts/fuzz-native.sh

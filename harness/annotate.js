@@ -3,7 +3,7 @@
 // host-object rules would, and returns what each byte range means and where
 // and why reading stops. This is a description for people, not an oracle.
 
-const { tags, errorSubtags, viewSubtags, latestVersion, viewTypes, bytesPerElement } = require('./wire');
+const { tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, viewTypes, bytesPerElement } = require('./wire');
 
 const kMaxDepth = 256;
 
@@ -32,18 +32,18 @@ class Reader {
     return this.bytes[this.pos++];
   }
 
-  varint(max = 2 ** 32) {
+  // As V8 reads a uint32 varint: every continuation byte is consumed, and
+  // bits past the 32nd are dropped rather than rejected.
+  varint() {
     let value = 0;
     let shift = 0;
-    for (;;) {
-      const b = this.byte();
-      value += (b & 0x7f) * 2 ** shift;
+    let b;
+    do {
+      b = this.byte();
+      if (shift < 32) value += (b & 0x7f) * 2 ** shift;
       shift += 7;
-      if (!(b & 0x80)) break;
-      if (shift >= 70) throw new Stop('varint-overflow', this.pos);
-    }
-    if (value >= max) throw new Stop(`varint-overflow: ${value}`, this.pos);
-    return value;
+    } while (b & 0x80);
+    return value % 2 ** 32;
   }
 
   raw(length) {
@@ -67,16 +67,16 @@ function zigzag(n) {
   return n % 2 ? -(n + 1) / 2 : n / 2;
 }
 
+// V8 reads versions 13 to its latest; a frame without a header is rejected.
 function readHeader(r) {
   const start = r.pos;
-  if (r.pos < r.end && r.bytes[r.pos] === 0xff) {
-    r.pos++;
-    const version = r.varint();
-    r.mark(start, `header: version ${version}`, 'header');
-    if (version > latestVersion) throw new Stop(`bad-header: version ${version} is newer than ${latestVersion}`, start);
-    return;
+  if (r.pos >= r.end || r.bytes[r.pos] !== 0xff) throw new Stop('bad-header: no version header', start);
+  r.pos++;
+  const version = r.varint();
+  r.mark(start, `header: version ${version}`, 'header');
+  if (version > latestVersion || version < oldestVersion) {
+    throw new Stop(`bad-header: version ${version} is outside ${oldestVersion}..${latestVersion}`, start);
   }
-  r.mark(start, 'no header (legacy version 0)', 'header');
 }
 
 function readString(r, tag, field) {
@@ -183,7 +183,7 @@ function readTagged(r, depth, tag) {
     case 'regexp':
       readValue(r, depth + 1);
       return field('flags', null, () => r.varint());
-    case 'array-buffer': case 'resizable-array-buffer': {
+    case 'array-buffer': case 'immutable-array-buffer': case 'resizable-array-buffer': {
       const length = field('byteLength', null, () => r.varint());
       if (name === 'resizable-array-buffer') field('maxByteLength', null, () => r.varint());
       field('bytes', null, () => r.raw(length));
@@ -233,7 +233,11 @@ function annotateFrame(bytes, start = 0) {
   try {
     readHeader(r);
     readValue(r, 0);
-    if (r.pos < r.end) throw new Stop(`trailing: ${r.end - r.pos} bytes after the value`, r.pos);
+    if (r.pos < r.end) {
+      const at = r.pos;
+      r.pos = r.end;
+      r.mark(at, `trailing: ${r.end - at} bytes after the value (V8 ignores them)`, 'trailing');
+    }
     if (end > bytes.length) throw new Stop(`truncated-payload: ${end - bytes.length} bytes missing`, bytes.length);
   } catch (err) {
     if (!(err instanceof Stop)) throw err;

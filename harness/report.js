@@ -122,6 +122,8 @@ function renderBody(result) {
   for (const [who, hex] of framesOf(result)) {
     lines.push('', `frame ${who === 'input' ? '' : `from ${who} `}(annotated)`, hexdump(Buffer.from(hex, 'hex')));
   }
+  // A third opinion, where the C model of the format was consulted.
+  if (result.model) lines.push('', 'what the format says (the C model)', ...result.model.map((l) => `  ${l}`));
   const fresh = result.differences.filter((d) => !d.known).length;
   const known = result.differences.length - fresh;
   lines.push('', 'verdict', ...verdictRows(result.differences), '',

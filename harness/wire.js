@@ -37,6 +37,7 @@ const tags = {
   0x27: 'begin-set',
   0x2c: 'end-set',
   0x42: 'array-buffer',
+  0x43: 'immutable-array-buffer',
   0x7e: 'resizable-array-buffer',
   0x74: 'array-buffer-transfer',
   0x56: 'array-buffer-view',
@@ -47,7 +48,6 @@ const tags = {
   0x5c: 'host-object',
   0x72: 'error',
 };
-const tagByName = Object.fromEntries(Object.entries(tags).map(([byte, name]) => [name, Number(byte)]));
 
 const errorSubtags = {
   0x45: 'EvalError prototype', 0x52: 'RangeError prototype', 0x46: 'ReferenceError prototype',
@@ -64,7 +64,7 @@ const viewSubtags = {
 };
 
 const latestVersion = 15;
-const hostTags = { arrayBufferView: 0, notArrayBufferView: 1 };
+const oldestVersion = 13;
 const { viewTypes, bytesPerElement } = require('./recipes/kinds');
 
-module.exports = { tags, tagByName, errorSubtags, viewSubtags, latestVersion, hostTags, viewTypes, bytesPerElement };
+module.exports = { tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, viewTypes, bytesPerElement };

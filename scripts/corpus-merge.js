@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Merges what fuzzing grew in the working corpus (.ipcfuzz/work/corpus/<target>)
-// into the seed corpus (corpus/jazzer/<target>), minimized by libFuzzer's
-// -merge=1: only inputs that add coverage are copied; nothing is deleted.
+// into the seed corpus (corpus/jazzer/<target>, corpus/native), minimized by
+// libFuzzer's -merge=1: only inputs that add coverage are copied; nothing is
+// deleted.
 //   node scripts/corpus-merge.js [--node PATH|VERSION] [--work DIR]
 
 const fs = require('node:fs');
@@ -16,6 +17,14 @@ function main() {
   const { values } = parseArgs({ options: { node: { type: 'string' }, work: { type: 'string' } } });
   const node = resolveNode(values.node);
   const work = path.resolve(values.work ?? defaultWorkDir());
+  // The native model's fuzzers already merged against corpus/native: copy.
+  const grownNative = path.join(work, 'corpus', 'native');
+  if (fs.existsSync(grownNative)) {
+    const seeds = path.join(root, 'corpus', 'native');
+    const added = fs.readdirSync(grownNative).filter((f) => !fs.existsSync(path.join(seeds, f)));
+    for (const f of added) fs.copyFileSync(path.join(grownNative, f), path.join(seeds, f));
+    console.log(`native: ${added.length} new seeds`);
+  }
   for (const target of targets) {
     const grown = path.join(work, 'corpus', target);
     const seeds = path.join(root, 'corpus', 'jazzer', target);

@@ -74,8 +74,9 @@ describe('annotate', function () {
       ['bad-host-tag', 'ff0f 5c02 49', 7],
       ['bad-view-index', 'ff0f 5c00 0e 01 aa', 8],
       ['truncated-payload', 'ff0f 5c00 01 08 0102', 10],
-      ['trailing', 'ff0f 4902 00', 8],
       ['bad-header', 'ff10 4902', 4],
+      ['bad-header', 'ff0c 4902', 4],
+      ['bad-header', '4902', 4],
     ];
     for (const [category, payload, offset] of cases) {
       it(`stop with ${category} at 0x${offset.toString(16)}`, function () {
@@ -101,6 +102,24 @@ describe('annotate', function () {
     it('name the version of a bad header and the index of a bad view', function () {
       assert.match(annotate('ff10 4902').stop.reason, /version 16/);
       assert.match(annotate('ff0f 5c00 0e 01 aa').stop.reason, /14/);
+    });
+
+    it('read on past bytes after the value, which V8 ignores', function () {
+      const result = annotate('ff0f 4902 00');
+      assert.equal(result.stop, undefined);
+      assert.equal(result.segments.at(-1).field, 'trailing');
+    });
+
+    it('read varints as V8 does: continuation bytes consumed, bits past 32 dropped', function () {
+      const result = annotate('ff0f 49 ffffffff7f');
+      assert.equal(result.stop, undefined);
+      assert.match(result.segments.find((s) => s.field === 'int32.value').label, /int32 -2147483648/);
+    });
+
+    it('know the immutable ArrayBuffer tag of V8 14', function () {
+      const result = annotate('ff0f 43 02 0102');
+      assert.equal(result.stop, undefined);
+      assert.equal(result.segments.find((s) => s.field.startsWith('tag.')).field, 'tag.immutable-array-buffer');
     });
 
     it('mark the bytes after a stop as not read', function () {

@@ -778,6 +778,7 @@ static node *read_host_object(dec *d) {
     /* The planted bug: a copy sized for whole elements gets every byte. */
     uint8_t *copy = malloc(n->byte_length ? n->byte_length : 1);
     memcpy(copy, p, length);
+    __asm__ volatile("" : : "r"(copy) : "memory");  /* the copy is used, as far as the optimizer knows */
     free(copy);
 #endif
   } else if (tag == 1) {
@@ -842,7 +843,7 @@ static node *read_object_internal(dec *d) {
     case 'R': return read_regexp(d);
     case ';': return read_map_or_set(d, 1);
     case '\'': return read_map_or_set(d, 0);
-    case 'B': return read_array_buffer(d, 0);
+    case 'B': case 'C': return read_array_buffer(d, 0);  /* 'C': immutable (V8 14), same bytes */
     case '~': return read_array_buffer(d, 1);
     case 'r': return read_error(d);
     case '\\': return read_host_object(d);
@@ -925,12 +926,15 @@ static void put(out *o, const char *text, size_t n) {
 static void puts_(out *o, const char *text) { put(o, text, strlen(text)); }
 
 static void putf(out *o, const char *fmt, ...) {
-  char buf[128];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  put(o, buf, (size_t)n);
+  o->s = grow(o->s, &o->cap, o->n + (size_t)n + 1, 1);
+  va_start(ap, fmt);
+  vsnprintf(o->s + o->n, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  o->n += (size_t)n;
 }
 
 static void put_u16(out *o, u16s s) {

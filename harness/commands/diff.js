@@ -9,6 +9,7 @@ const { loadKnown, classify } = require('../known');
 const { renderResult } = require('../report');
 const { reproScript } = require('../repro');
 const { UsageError } = require('../errors');
+const model = require('../model');
 
 const inputFlags = ['value', 'recipe', 'frame', 'stream'];
 
@@ -79,6 +80,7 @@ async function run(args) {
   const session = new Session(options);
   try {
     const result = await session.check(type, input);
+    if (type !== 'value' && model.available()) result.model = model.verdictLines(Buffer.from(input.bytes, 'hex'));
     if (result.skipped) throw new UsageError(`the value could not be built: ${result.skipped.split('\n')[0]}`);
     classify(result.differences, known);
     if (flags.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
