@@ -12,8 +12,11 @@ BASE_NODE        ?=
 GATE_BUDGET      ?= 240
 GATE_OUT         ?= gate-out
 NATIVE_FUZZ_SECONDS ?= 30
+CONFORMANCE_NODES ?=
+CONFORMANCE_OUT   ?= .ipcfuzz/conformance
+VERSIONS          ?=
 
-.PHONY: native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -22,6 +25,8 @@ help:
 	@echo "make corpus        regenerate the seed corpora and dictionaries"
 	@echo "make corpus-merge  merge the grown working corpora into corpus/, minimized"
 	@echo "make mutant-hunt   time the Jazzer.js targets to find each mutant adapter"
+	@echo "make conformance   vectors and child_process.fork cases on every binary (CONFORMANCE_NODES=pinned, CONFORMANCE_OUT=$(CONFORMANCE_OUT))"
+	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22.12.0 24.19.0\")"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets locally and run each briefly"
 
@@ -30,7 +35,7 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
-test: install native test-harness test-properties test-fuzzers
+test: install native test-harness test-properties test-fuzzers test-conformance
 
 test-harness:
 	$(MOCHA) 'test/**/*.test.js'
@@ -40,6 +45,9 @@ test-properties:
 
 test-fuzzers:
 	$(MOCHA) 'fuzzers/**/*.test.js'
+
+test-conformance:
+	$(MOCHA) conformance/vectors.test.js
 
 # The C model's fuzzers first (a notice and no failure without clang-16),
 # then both engines on the codecs; the worst exit status wins.
@@ -73,3 +81,11 @@ native: install
 
 fuzz-native: native
 	NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) scripts/fuzz-native.sh
+
+conformance: install
+	$(if $(CONFORMANCE_NODES),$(IPCFUZZ) node add $(CONFORMANCE_NODES))
+	$(MOCHA) conformance/e2e.test.js
+	$(IPCFUZZ) conformance $(addprefix --node ,$(CONFORMANCE_NODES)) --report $(CONFORMANCE_OUT)
+
+nodes: install
+	$(IPCFUZZ) node add $(VERSIONS)

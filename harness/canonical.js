@@ -39,6 +39,8 @@ function number(n) {
   return Number.isNaN(n) ? 'NaN' : String(n);
 }
 
+const kMaxListedIndices = 1 << 16;
+
 // Own keys already described by a node's fields.
 const skipKeys = {
   error: (k) => k === 'message' || k === 'stack' || k === 'cause',
@@ -52,6 +54,8 @@ function canonicalize(value, { frame } = {}) {
 
   function ownProps(object, skip) {
     const out = [];
+    // Listing a large view's keys lists every index: its bytes say it all.
+    if (types.isTypedArray(object) && object.length > kMaxListedIndices) return out;
     for (const key of Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);

@@ -4,8 +4,8 @@
 // - the read position moves past a frame before its payload is decoded, so a
 //   malformed frame is skipped and later reads go on after it;
 // - `buffering` is only updated when a read ends without an error;
-// - a length field split across reads is joined before it is read (nodejs/node#34440);
-// - the length is read as unsigned, so prefixes >= 2^31 wait for more data (#35264).
+// - a length field split across reads is joined before it is read (nodejs/node#55834);
+// - the length is read as unsigned, so prefixes >= 2^31 wait for more data (#61312).
 
 function readLength(bytes) {
   return ((bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]) >>> 0);

@@ -1,5 +1,5 @@
 'use strict';
-// Reads the length prefix as a signed int32, as Node did before #35264:
+// Reads the length prefix as a signed int32, as Node did before the fix of #61312:
 // prefixes >= 2^31 turn negative and the framer cuts frames wrongly.
 const { catalogEntry } = require('./catalog');
 const native = require('../codecs/native');

@@ -1,0 +1,109 @@
+'use strict';
+// Runs fork cases in a parent process of one binary (parent.js), which forks
+// children of another (child.js). Bounded and tidy: the parent leads a process
+// group of its own that is killed when the job ends, when the parent stops
+// answering, and when this process exits; a parent that crashes or hangs
+// costs the case it was on, and a fresh parent takes the rest.
+
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { EnvironmentError } = require('../../harness/errors');
+const { channelTree } = require('../trees');
+const { partsOf, programs } = require('./plan');
+const { onJsonLines } = require('./lines');
+
+const parentMain = path.join(__dirname, 'parent.js');
+// The parent times out its own children; this is the time it gets on top.
+const kGraceMs = 5000;
+const kStderrTail = 2048;
+
+const groups = new Set();
+process.on('exit', () => { for (const pid of groups) killGroup(pid); });
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+// One parent process working through `cases`. Resolves with the parts it
+// answered, the ids it finished, and how it failed if it did not finish.
+function runParent({ parentNode, childNode, cases, timeoutMs, parentScript }) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(parentNode, ['--expose-internals', '--no-warnings', parentScript],
+      { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const parts = [];
+    const done = new Set();
+    let ready = false;
+    let failure = null;
+    let stderr = '';
+    let timer;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        failure = { kind: 'hang', ms: timeoutMs + kGraceMs };
+        killGroup(proc.pid);
+      }, timeoutMs + kGraceMs);
+    };
+    proc.on('spawn', () => groups.add(proc.pid));
+    proc.on('error', (err) => reject(new EnvironmentError(`cannot start ${parentNode}: ${err.code ?? err.message}`)));
+    proc.stdin.on('error', () => {});
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (t) => { stderr = (stderr + t).slice(-kStderrTail); });
+    onJsonLines(proc.stdout, (line) => {
+      if (line.ready) ready = true;
+      else if (line.done) done.add(line.id);
+      else parts.push(line);
+      arm();
+    });
+    proc.on('close', (code, signal) => {
+      clearTimeout(timer);
+      killGroup(proc.pid);
+      groups.delete(proc.pid);
+      if (!ready) {
+        reject(new EnvironmentError(`the fork parent in ${parentNode} did not start: ${stderr.trim().split('\n').at(-1) ?? `exit ${code}`}`));
+        return;
+      }
+      if (!failure && done.size < cases.length) {
+        failure = { kind: 'crash', code, signal, stderr: stderr.trim().split('\n').slice(-8).join('\n') };
+      }
+      resolve({ parts, done, failure });
+    });
+    // stdin stays open: the parent takes its end as the sign this process is gone.
+    proc.stdin.write(`${JSON.stringify({ childNode, timeoutMs, cases })}\n`);
+    arm();
+  });
+}
+
+// Map of case id -> { type, record } (raw) or { type, toChild, toParent }.
+async function runForkColumn({ parentNode, childNode, cases, timeoutMs, parentScript = parentMain }) {
+  const outcomes = new Map(cases.map((c) => [c.id, { type: c.type }]));
+  let remaining = cases;
+  while (remaining.length) {
+    const { parts, done, failure } = await runParent({ parentNode, childNode, cases: remaining, timeoutMs, parentScript });
+    for (const { id, part, outcome } of parts) outcomes.get(id)[part] = outcome;
+    remaining = remaining.filter((c) => !done.has(c.id));
+    if (!remaining.length) break;
+    // The parent died or stopped on this case: the part it was on failed, and
+    // a fresh parent takes the case's other parts and the cases after it.
+    const [current, ...rest] = remaining;
+    const unanswered = partsOf(current).filter((part) => !(part in outcomes.get(current.id)));
+    outcomes.get(current.id)[unanswered[0]] = failure;
+    remaining = unanswered.length > 1 ? [{ ...current, parts: unanswered.slice(1) }, ...rest] : rest;
+  }
+  return outcomes;
+}
+
+const programTrees = new Map();
+
+// What a program's values look like after any channel: themselves.
+function programExpectation(name) {
+  if (!programTrees.has(name)) {
+    programTrees.set(name, programs[name].values().map((v) => channelTree(v)));
+  }
+  return { kind: 'ok', messages: programTrees.get(name), effects: [] };
+}
+
+module.exports = { runForkColumn, programExpectation };

@@ -1,0 +1,216 @@
+'use strict';
+// The parent end of the fork cases (plan.js), started by driver.js in the
+// parent binary with --expose-internals, only to reach the channel's handle
+// and learn how many bytes each of its reads took. Reads one job line on
+// stdin: { childNode, timeoutMs, cases }; writes JSON lines on stdout:
+// { ready: true }, then for each case { id, part, outcome } per part and
+// { id, done: true }. Exits when the job is done or stdin closes (the driver
+// is gone), taking its children along.
+
+const { fork } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { internalBinding } = require('internal/test/binding');
+const { kChannelHandle } = require('internal/child_process');
+const { describeError } = require('../../harness/ops');
+const { channelTree } = require('../trees');
+const { buildValues, channelRecord, partsOf, pieces } = require('./plan');
+const { onJsonLines } = require('./lines');
+
+const { streamBaseState, kReadBytesOrError } = internalBinding('stream_wrap');
+const childMain = path.join(__dirname, 'child.js');
+const kStderrTail = 2048;
+
+const answer = (line) => fs.writeSync(1, `${JSON.stringify(line)}\n`);
+
+// An uncaught error is a receive error of the case listening for one; any
+// other is a bug of this script.
+let onUncaught = null;
+process.on('uncaughtException', (err) => {
+  if (!onUncaught) {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(70);
+  }
+  onUncaught(describeError(err));
+});
+
+// A child of the child binary and the events of the case it serves, in
+// arrival order: its reports, what the parent received from it, its exit.
+class Child {
+  constructor(execPath) {
+    this.events = [];
+    this.waiter = null;
+    this.stderr = '';
+    this.proc = fork(childMain, [], { execPath, serialization: 'advanced', stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    this.proc.stdin.on('error', () => {});  // EPIPE once it is gone; 'exit' says why
+    this.proc.stderr.setEncoding('utf8');
+    this.proc.stderr.on('data', (t) => { this.stderr = (this.stderr + t).slice(-kStderrTail); });
+    onJsonLines(this.proc.stdout, (report) => this.push(report));
+    this.proc.on('message', (m) => this.push({ event: 'parent-message', tree: channelTree(m) }));
+    this.proc.on('disconnect', () => this.push({ event: 'disconnect' }));
+    this.proc.on('exit', (code, signal) => this.push({ event: 'exit', code, signal }));
+  }
+
+  push(event) {
+    this.events.push(event);
+    this.waiter?.();
+  }
+
+  // The next event, or a timeout event at the deadline.
+  async take(deadline) {
+    while (!this.events.length) {
+      const wait = deadline - Date.now();
+      if (wait <= 0) return { event: 'timeout' };
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        this.waiter = () => { clearTimeout(timer); resolve(); };
+      });
+      this.waiter = null;
+    }
+    return this.events.shift();
+  }
+
+  command(line) {
+    this.proc.stdin.write(`${JSON.stringify(line)}\n`);
+  }
+
+  // The outcome when the child exited or timed out instead of answering.
+  failure(event, timeoutMs) {
+    if (event.event === 'timeout') return { kind: 'hang', ms: timeoutMs };
+    return { kind: 'crash', code: event.code, signal: event.signal, stderr: this.stderr.trim().split('\n').slice(-8).join('\n') };
+  }
+
+  kill() {
+    this.proc.kill('SIGKILL');
+  }
+}
+
+let job;
+let valueChild = null;
+
+function freshValueChild() {
+  valueChild ??= new Child(job.childNode);
+  return valueChild;
+}
+
+function dropValueChild() {
+  valueChild?.kill();
+  valueChild = null;
+}
+
+// Parent -> child: the parent sends, the child reports each arrival.
+async function toChild(c) {
+  const child = freshValueChild();
+  const effects = [];
+  let built;
+  try {
+    built = buildValues(c, effects);
+  } catch (err) {
+    return { kind: 'unbuildable', error: describeError(err) };
+  }
+  let error;
+  try {
+    built.setup();
+    for (const value of built.values) child.proc.send(value);
+  } catch (err) {
+    error = describeError(err);
+  } finally {
+    built.teardown();
+  }
+  if (error) return { kind: 'reject', error, at: 'sender', effects };
+  return collect(child, { expected: built.values.length, message: 'message', error: 'receive-error', effects });
+}
+
+// Child -> parent: the child sends and reports how many, the parent receives.
+async function toParent(c) {
+  const child = freshValueChild();
+  onUncaught = (error) => child.push({ event: 'parent-error', error });
+  try {
+    child.command({ op: 'send', recipe: c.recipe, program: c.program });
+    return await collect(child, { message: 'parent-message', error: 'parent-error' });
+  } finally {
+    onUncaught = null;
+  }
+}
+
+// Gathers arrivals until the sender is done (known up front, or told by its
+// 'sent' report) and every value it sent arrived or failed to, or the child
+// ended.
+async function collect(child, { expected, message, error, effects }) {
+  const deadline = Date.now() + job.timeoutMs;
+  const messages = [];
+  const errors = [];
+  let count = expected;
+  let sentEffects = effects;
+  while (count === undefined || messages.length + errors.length < count) {
+    const e = await child.take(deadline);
+    if (e.event === message) messages.push(e.tree);
+    else if (e.event === error) errors.push(e.error);
+    else if (e.event === 'sent') [count, sentEffects] = [e.count, e.effects];
+    else if (e.event === 'send-error') return { kind: 'reject', error: e.error, at: 'sender', effects: e.effects };
+    else if (e.event === 'unbuildable') return { kind: 'unbuildable', error: e.error };
+    else if (e.event === 'exit' || e.event === 'timeout') {
+      dropValueChild();
+      return child.failure(e, job.timeoutMs);
+    }
+  }
+  if (errors.length) return { kind: 'reject', error: errors[0], at: 'receiver', effects: sentEffects };
+  return { kind: 'ok', messages, effects: sentEffects };
+}
+
+// Raw bytes: a fresh child writes them into the channel; this process reads.
+async function raw(c) {
+  const child = new Child(job.childNode);
+  const messages = [];
+  const errors = [];
+  onUncaught = (error) => errors.push(error);
+  const channel = child.proc[kChannelHandle];
+  const onread = channel.onread;
+  channel.onread = function(...args) {
+    const nread = streamBaseState[kReadBytesOrError];
+    try {
+      return Reflect.apply(onread, this, args);
+    } finally {
+      if (nread > 0) child.command({ op: 'read', n: nread });
+    }
+  };
+  try {
+    child.command({ op: 'raw', pieces: pieces(c.input) });
+    const deadline = Date.now() + job.timeoutMs;
+    for (;;) {
+      const e = await child.take(deadline);
+      if (e.event === 'parent-message') messages.push(e.tree);
+      else if (e.event === 'disconnect') return channelRecord(messages, errors);
+      else if (e.event === 'timeout' || (e.event === 'exit' && (e.signal || e.code))) return child.failure(e, job.timeoutMs);
+    }
+  } finally {
+    onUncaught = null;
+    child.kill();
+  }
+}
+
+const parts = { record: raw, toChild, toParent };
+
+async function runCase(c) {
+  for (const part of partsOf(c)) {
+    answer({ id: c.id, part, outcome: await parts[part](c) });
+  }
+  answer({ id: c.id, done: true });
+}
+
+async function main(received) {
+  job = received;
+  answer({ ready: true });
+  for (const c of job.cases) await runCase(c);
+  dropValueChild();
+  process.exit(0);
+}
+
+onJsonLines(process.stdin, main);
+process.stdin.on('end', () => {
+  try {
+    process.kill(-process.pid, 'SIGKILL');  // the driver made this process a group leader
+  } finally {
+    process.exit(1);
+  }
+});

