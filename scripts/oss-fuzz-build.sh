@@ -36,7 +36,14 @@ WRAPPER
   printf "$options\n" > "$OUT/$name.options"
 done
 
-# The native model targets, where they are part of the tree.
-if [ -x scripts/build-native.sh ] && [ -n "${LIB_FUZZING_ENGINE:-}" ]; then
-  scripts/build-native.sh --oss-fuzz
+# The C model's libFuzzer target, built with the platform's compiler and engine.
+if [ -n "${LIB_FUZZING_ENGINE:-}" ]; then
+  name=ipcfuzz_model
+  for source in model regexp mutator fuzz_libfuzzer; do
+    $CC $CFLAGS -std=gnu11 -DIPCFUZZ_LIBFUZZER -c "fuzzers/native/$source.c" -o "$WORK/$source.o"
+  done
+  $CXX $CXXFLAGS $LIB_FUZZING_ENGINE "$WORK"/{model,regexp,mutator,fuzz_libfuzzer}.o -lm -o "$OUT/$name"
+  (cd corpus/native && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  cp fuzzers/native/ipc.dict "$OUT/$name.dict"
+  printf '[libfuzzer]\nmax_len = 4096\ndict = %s.dict\n' "$name" > "$OUT/$name.options"
 fi

@@ -16,9 +16,14 @@ mkdir -p "$SRC/ipcfuzz" "$OUT" "$WORK"
 
 export FUZZING_ENGINE=libfuzzer SANITIZER=none FUZZING_LANGUAGE=javascript ARCHITECTURE=x86_64
 export CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only" CXXFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only"
-if command -v clang >/dev/null; then
-  export CC=clang CXX=clang++ LIB_FUZZING_ENGINE=-fsanitize=fuzzer
-fi
+for version in "" -16; do
+  if command -v "clang$version" >/dev/null && command -v "clang++$version" >/dev/null; then
+    # As OSS-Fuzz's libFuzzer builds: sources instrumented, the engine linked in.
+    export CC=clang$version CXX=clang++$version LIB_FUZZING_ENGINE=-fsanitize=fuzzer
+    CFLAGS="$CFLAGS -fsanitize=fuzzer-no-link" CXXFLAGS="$CXXFLAGS -fsanitize=fuzzer-no-link"
+    break
+  fi
+done
 
 # What OSS-Fuzz's compile_javascript_fuzzer writes: a wrapper that runs the
 # target with Jazzer.js from the project's copy in $OUT.
