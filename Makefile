@@ -15,8 +15,9 @@ NATIVE_FUZZ_SECONDS ?= 30
 CONFORMANCE_NODES ?=
 CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
+BENCH_OUT         ?= bench/results
 
-.PHONY: test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -27,6 +28,7 @@ help:
 	@echo "make mutant-hunt   time the Jazzer.js targets to find each mutant adapter"
 	@echo "make conformance   vectors and child_process.fork cases on every binary (CONFORMANCE_NODES=pinned, CONFORMANCE_OUT=$(CONFORMANCE_OUT))"
 	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22.12.0 24.19.0\")"
+	@echo "make bench         fuzzing throughput, time to find the mutants, the codec performance table (BENCH_OUT=$(BENCH_OUT))"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets locally and run each briefly"
 
@@ -35,7 +37,7 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
-test: install native test-harness test-properties test-fuzzers test-conformance
+test: install native test-harness test-properties test-fuzzers test-conformance test-bench
 
 test-harness:
 	$(MOCHA) 'test/**/*.test.js'
@@ -48,6 +50,9 @@ test-fuzzers:
 
 test-conformance:
 	$(MOCHA) conformance/vectors.test.js
+
+test-bench:
+	$(MOCHA) 'bench/**/*.test.js'
 
 # The C model's fuzzers first (a notice and no failure without clang-16),
 # then both engines on the codecs; the worst exit status wins.
@@ -89,3 +94,6 @@ conformance: install
 
 nodes: install
 	$(IPCFUZZ) node add $(VERSIONS)
+
+bench: install
+	$(HOST_NODE) bench/run.js --out $(BENCH_OUT)

@@ -38,6 +38,7 @@ async function run(args) {
     budget: { type: 'string', default: '240' },
     out: { type: 'string', default: 'gate-out' },
     'emit-known': { type: 'string' },
+    bench: { type: 'boolean', default: false },
   });
   const budget = positiveInteger(flags.budget, 'budget', 86_400);
   const options = sessionOptions(flags);
@@ -56,6 +57,14 @@ async function run(args) {
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
     })), { base: out, version, sides }), null, 2)}\n`);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
+    if (flags.bench) {
+      // The codec table of base against head, appended to the summary; timing never changes the verdict.
+      const bench = await require('../../bench/gate').benchSection({
+        baseNode: flags['base-node'] === undefined ? undefined : session.sides.a.node, headNode: session.sides.b.node,
+      });
+      fs.appendFileSync(path.join(out, 'summary.md'), `\n${bench.markdown}`);
+      console.log(bench.line);
+    }
     if (flags['emit-known']) emitKnown(flags['emit-known'], gate, options.knownFile);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);

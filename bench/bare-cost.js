@@ -1,0 +1,131 @@
+'use strict';
+// The bare cost of a trace of codec requests (bench/engine-run.js writes
+// them): only the codec calls, in a tight loop, in the binary under test
+// (started with --expose-internals). What the harness adds around them is
+// left out: building values from recipes, hex and JSON, the pipe to the
+// worker, canonical trees, comparison. Values are built and frames and reads
+// cut once, before timing. Prints one JSON line: the seconds the codec calls
+// of the whole trace take.
+//   node --expose-internals bench/bare-cost.js TRACE
+
+const fs = require('node:fs');
+const { parseArgs } = require('node:util');
+const { loadCodec } = require('../harness/codecs');
+const { buildInput } = require('../harness/recipes/build');
+const { median } = require('./stats');
+
+function payloadOf(hex) {
+  const bytes = Buffer.from(hex, 'hex');
+  const frame = Buffer.alloc(bytes.length + 4);  // a length prefix before it, as ops.js frames it
+  bytes.copy(frame, 4);
+  return frame.subarray(4);
+}
+
+function readsOf(hex, sizes = []) {
+  const data = Buffer.from(hex, 'hex');
+  const reads = [];
+  let at = 0;
+  for (const size of sizes) {
+    if (at >= data.length) break;
+    reads.push(Buffer.from(data.subarray(at, at + size)));
+    at += size;
+  }
+  if (at < data.length || data.length === 0) reads.push(Buffer.from(data.subarray(at)));
+  return reads;
+}
+
+// A rejection is the codec's answer, and its cost counts like any other.
+function quietly(fn) {
+  try {
+    fn();
+  } catch { /* rejected */ }
+}
+
+// One request as a function that makes only its codec calls; null when the
+// request never reached a codec (a value that cannot be built).
+function prepare(request) {
+  const codec = loadCodec(request.codec);
+  switch (request.op) {
+    case 'serialize': {
+      const effects = [];
+      let build;
+      try {
+        build = buildInput(request.input, effects);
+      } catch {
+        return null;
+      }
+      return () => {
+        effects.length = 0;
+        build.setup();
+        try {
+          quietly(() => codec.serialize(build.value));
+        } finally {
+          build.teardown();
+        }
+      };
+    }
+    case 'deserialize': {
+      const payload = payloadOf(request.bytes);
+      return () => quietly(() => codec.deserialize(payload));
+    }
+    case 'roundtrip': {
+      const payload = payloadOf(request.bytes);
+      return () => quietly(() => codec.serialize(codec.deserialize(payload)));
+    }
+    case 'stream': {
+      const reads = readsOf(request.bytes, request.chunks);
+      return () => {
+        let framer;
+        quietly(() => { framer = codec.createFramer(); });
+        if (!framer) return;
+        for (const read of reads) {
+          quietly(() => { for (const message of framer.push(read)) void message; });
+          quietly(() => framer.buffering());
+        }
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+// A long trace is sampled evenly down to kMaxRequests, its cost scaled back
+// up. It is timed a window of requests at a time (built, run kWarm times,
+// then the median of kTimed passes), after one sweep that runs every window
+// kWarm times to compile the codecs' paths: a tight loop over a few inputs,
+// the limit the harness is compared with. Holding every built value of a
+// long trace at once would make garbage collection, not the codecs, the cost.
+const kMaxRequests = 4000;
+const kWindow = 32;
+const kWarm = 5;
+const kTimed = 5;
+
+function sweep(requests, eachWindow) {
+  for (let at = 0; at < requests.length; at += kWindow) {
+    const window = requests.slice(at, at + kWindow).map(prepare).filter(Boolean);
+    const pass = () => {
+      const start = process.hrtime.bigint();
+      for (const call of window) call();
+      return Number(process.hrtime.bigint() - start) / 1e9;
+    };
+    for (let i = 0; i < kWarm; i++) pass();
+    eachWindow(window, pass);
+  }
+}
+
+function main() {
+  const { positionals: [trace] } = parseArgs({ allowPositionals: true });
+  const all = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  const step = Math.ceil(all.length / kMaxRequests);
+  const requests = all.filter((_, i) => i % step === 0).map((line) => JSON.parse(line));
+  sweep(requests, () => {});
+  let seconds = 0;
+  let calls = 0;
+  sweep(requests, (window, pass) => {
+    seconds += median(Array.from({ length: kTimed }, pass));
+    calls += window.length;
+  });
+  process.stdout.write(`${JSON.stringify({ requests: all.length, sampled: requests.length, calls, seconds: seconds * (all.length / requests.length) })}\n`);
+}
+
+main();

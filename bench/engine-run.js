@@ -1,0 +1,128 @@
+'use strict';
+// One engine on one target for a fixed time, in a process of its own (so its
+// memory peak is its own), js against native in the pinned 26.10.0, with the
+// default known-differences list and fresh scratch folders, as a first
+// `make fuzz` on a fresh clone. Prints one JSON line of throughput.
+//
+// It also writes, to --trace, the codec requests (serialize, deserialize,
+// roundtrip, stream) whose bare cost bench/bare-cost.js times: for
+// fast-check every request the run made; for a Jazzer.js target the requests
+// of its seed corpus and of the corpus the run grew, run through the same check.
+//   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { spawn } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+const { Session } = require('../harness/session');
+const { loadKnown } = require('../harness/known');
+const { FindingStore } = require('../harness/findings');
+const { root } = require('../harness/nodes');
+
+// Every request that reached a codec and came back is appended to the trace
+// as one JSON line; one that crashed or hung the worker cannot be replayed in
+// a loop, so what it cost stays on the harness's side.
+function recordRequests(session, traceFd) {
+  const run = session.run.bind(session);
+  session.run = async (side, request) => {
+    const outcome = await run(side, request);
+    if (outcome.kind !== 'crash' && outcome.kind !== 'hang') {
+      fs.writeSync(traceFd, `${JSON.stringify({ ...request, codec: session.sides[side].codec })}\n`);
+    }
+    return outcome;
+  };
+}
+
+async function fastCheck({ session, known, store, target, seconds, seed, traceFd }) {
+  const { runProperties } = require('../properties/runner');
+  recordRequests(session, traceFd);
+  const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
+  return {
+    execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs, findings: s.findings.length,
+    workerCrashes: session.stats().crashes, workerHangs: session.stats().hangs,
+  };
+}
+
+// A Jazzer.js target run directly, as fuzzers/jazzer/run.js starts it, so
+// that libFuzzer's lines can be timed as they come: execs/s is taken from the
+// end of the seed corpus (INITED) to the last progress line, without the
+// start-up of node and Jazzer.js.
+function runTarget({ target, seconds, seed, node, workDir, outDir }) {
+  const work = path.join(workDir, 'corpus', target);
+  fs.mkdirSync(work, { recursive: true });
+  const dict = path.join(root, 'corpus', 'dict', `${target}.dict`);
+  const flags = [`-max_total_time=${seconds}`, `-artifact_prefix=${workDir}/`, '-print_final_stats=1',
+    '-timeout=20', '-rss_limit_mb=4096', `-seed=${seed}`, ...(fs.existsSync(dict) ? [`-dict=${dict}`] : [])];
+  const child = spawn(node, ['--expose-internals', '--no-warnings', path.join(root, 'fuzzers', 'jazzer', 'launch.js'),
+    path.join(root, 'fuzzers', 'jazzer', `${target}.js`), work, path.join(root, 'corpus', 'jazzer', target), '--sync', '--', ...flags], {
+    env: { ...process.env, IPCFUZZ_A: 'js', IPCFUZZ_A_NODE: node, IPCFUZZ_B: 'native', IPCFUZZ_OUT: outDir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const seen = { stats: {} };
+  let pending = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text) => {
+    const now = performance.now();
+    const lines = (pending + text).split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      const progress = /^#(\d+)\s+(\w+)/.exec(line);
+      if (progress) {
+        const at = { execs: Number(progress[1]), ms: now };
+        if (progress[2] === 'INITED') seen.inited = at;
+        seen.last = at;
+      }
+      const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
+      if (stat) seen.stats[stat[1]] = Number(stat[2]);
+    }
+  });
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ ...seen, code, signal })));
+}
+
+async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
+  const inputs = require('../fuzzers/jazzer/inputs');
+  const workDir = path.join(scratch, 'work');
+  const run = await runTarget({ target, seconds, seed, node: session.sides.b.node, workDir, outDir: path.join(scratch, 'findings') });
+  if (!run.inited || run.last === run.inited) throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing`);
+  const execs = run.last.execs - run.inited.execs;
+  const fuzzSeconds = (run.last.ms - run.inited.ms) / 1000;
+  const corpora = [path.join(root, 'corpus', 'jazzer', target), path.join(workDir, 'corpus', target)];
+  const files = corpora.filter((d) => fs.existsSync(d)).flatMap((d) => fs.readdirSync(d).map((f) => path.join(d, f)));
+  recordRequests(session, traceFd);
+  for (const file of files) await session.check(inputs.checkType[target], inputs[target](fs.readFileSync(file)));
+  return {
+    execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
+    libFuzzer: { execs: run.stats.number_of_executed_units, execsPerSecond: run.stats.average_exec_per_sec, peakRssMb: run.stats.peak_rss_mb },
+    traceExecs: files.length, corpusCrashes: session.stats().crashes,
+  };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: {
+    engine: { type: 'string' }, target: { type: 'string' }, seconds: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '1' }, trace: { type: 'string', default: os.devNull },
+  } });
+  const engines = { 'fast-check': fastCheck, jazzer };
+  if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
+  const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+  const traceFd = fs.openSync(values.trace, 'w');
+  try {
+    const result = await engines[values.engine]({
+      session, known: loadKnown(), store: new FindingStore(path.join(scratch, 'findings')), scratch, traceFd,
+      target: values.target, seconds: Number(values.seconds), seed: Number(values.seed),
+    });
+    process.stdout.write(`${JSON.stringify({ engine: values.engine, target: values.target, ...result })}\n`);
+  } finally {
+    fs.closeSync(traceFd);
+    session.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`engine-run: ${err.stack}\n`);
+  process.exitCode = 1;
+});
