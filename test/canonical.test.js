@@ -6,8 +6,7 @@
 const assert = require('node:assert/strict');
 const { canonicalize } = require('../harness/canonical');
 const { treeDiff } = require('../harness/compare');
-const { Session } = require('../harness/session');
-const { frame } = require('./fixtures/helpers');
+const { frame, useJsNativeSession } = require('./fixtures/helpers');
 
 const c = (value, options) => canonicalize(value, options);
 // Trees travel between processes as JSON: a rule only holds if it survives that.
@@ -250,13 +249,7 @@ describe('canonical trees', function () {
   });
 
   describe('on values decoded in 26.10.0', function () {
-    let session;
-    before(function () {
-      session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-    });
-    after(function () {
-      session.close();
-    });
+    const session = useJsNativeSession();
 
     const decode = (side, payloadHex) =>
       session.run(side, { op: 'deserialize', bytes: payloadHex.replace(/\s+/g, '') });

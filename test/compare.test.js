@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const { compareOutcomes, compareReads, treeDiff, tiers } = require('../harness/compare');
 const { canonicalize } = require('../harness/canonical');
 const { Session } = require('../harness/session');
-const { fixture, frame } = require('./fixtures/helpers');
+const { fixture, frame, useJsNativeSession } = require('./fixtures/helpers');
 
 const ok = (extra) => ({ kind: 'ok', ...extra });
 const reject = (name, code) => ({ kind: 'reject', error: { name, code, message: 'm' } });
@@ -155,13 +155,7 @@ describe('compare', function () {
   });
 
   describe('on real inputs', function () {
-    let session;
-    before(function () {
-      session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-    });
-    after(function () {
-      session.close();
-    });
+    const session = useJsNativeSession();
 
     const u8 = (tamper) => ({ k: 'view', type: 'Uint8Array', bytes: '01020304', tamper });
     const tag = (name) => u8([{ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: name } }]);

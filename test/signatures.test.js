@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const { compareOutcomes } = require('../harness/compare');
 const { canonicalize } = require('../harness/canonical');
 const { Session } = require('../harness/session');
-const { fixture, frame } = require('./fixtures/helpers');
+const { fixture, frame, useJsNativeSession } = require('./fixtures/helpers');
 
 const u8 = (type, bytes, tamper) => ({ k: 'view', type, bytes, tamper });
 const ownByteLength = (n) => [{ op: 'define', key: 'byteLength', value: { k: 'number', v: n } }];
@@ -15,13 +15,7 @@ const inObject = (recipe) => ({ k: 'object', props: [['x', { k: 'string', v: 'pa
 const signatures = (result) => result.differences.map((d) => d.signature);
 
 describe('signatures', function () {
-  let session;
-  before(function () {
-    session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-  });
-  after(function () {
-    session.close();
-  });
+  const session = useJsNativeSession();
 
   const check = (recipe) => session.check('value', { recipe });
 
