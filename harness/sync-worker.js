@@ -4,7 +4,9 @@
 // FIFO and answers come up another, read without the event loop. A worker
 // that dies yields a `crash` outcome (with its signal, read from /proc before
 // node reaps it) and one that does not answer in time a `hang`; either way a
-// fresh worker takes the next request.
+// fresh worker takes the next request. After the first such loss a spare
+// worker is kept booting, so a codec that crashes often costs a switch, not
+// a node start, per crash.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -24,27 +26,36 @@ class SyncWorker {
     this.timeoutMs = timeoutMs;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
     this.nextId = 1;
+    this.spawned = 0;
+    this.spare = null;
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     process.on('exit', () => this.close());
   }
 
-  #start() {
-    const requests = path.join(this.dir, `requests-${this.nextId}`);
-    const answers = path.join(this.dir, `answers-${this.nextId}`);
+  // A booting worker and the ends of its two FIFOs that this process keeps.
+  #spawn() {
+    const n = ++this.spawned;
+    const requests = path.join(this.dir, `requests-${n}`);
+    const answers = path.join(this.dir, `answers-${n}`);
     execFileSync('mkfifo', [requests, answers]);
     // Opening read ends without blocking first lets both ends open at once.
     const childIn = fs.openSync(requests, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    this.toWorker = fs.openSync(requests, 'w');
-    this.fromWorker = fs.openSync(answers, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const toWorker = fs.openSync(requests, 'w');
+    const fromWorker = fs.openSync(answers, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const childOut = fs.openSync(answers, 'w');
-    this.child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain],
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain],
       { stdio: [childIn, 'ignore', 'ignore', childOut] });
-    this.child.unref();
+    child.unref();
     fs.closeSync(childIn);
     fs.closeSync(childOut);
     fs.rmSync(requests);
     fs.rmSync(answers);
-    this.pending = '';
+    return { child, toWorker, fromWorker };
+  }
+
+  #start() {
+    Object.assign(this, this.spare ?? this.#spawn(), { pending: '' });
+    this.spare = null;
   }
 
   request(message) {
@@ -100,17 +111,25 @@ class SyncWorker {
 
   #reset() {
     this.stats.restarts++;
-    this.close();
+    this.#stop(this);
+    this.child = null;
+    this.#start();
+    this.spare = this.#spawn();
+  }
+
+  #stop({ child, toWorker, fromWorker }) {
+    try {
+      child.kill('SIGKILL');
+    } catch { /* already gone */ }
+    fs.closeSync(toWorker);
+    fs.closeSync(fromWorker);
   }
 
   close() {
-    if (!this.child) return;
-    try {
-      this.child.kill('SIGKILL');
-    } catch { /* already gone */ }
-    fs.closeSync(this.toWorker);
-    fs.closeSync(this.fromWorker);
+    if (this.child) this.#stop(this);
+    if (this.spare) this.#stop(this.spare);
     this.child = null;
+    this.spare = null;
   }
 }
 
