@@ -97,4 +97,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { referenceExpectations, verdictProblem, serializeExpectation };
+module.exports = { referenceExpectations, verdictProblem };

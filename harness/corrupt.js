@@ -95,4 +95,4 @@ function applyCorruption(frame, corruption) {
   return apply(Buffer.from(frame), corruption);
 }
 
-module.exports = { applyCorruption, corruptionKinds: Object.keys(corruptions), varint };
+module.exports = { applyCorruption };

@@ -75,4 +75,4 @@ function alignWithModel(reference, model) {
   return out;
 }
 
-module.exports = { available, decodeFrame, describeVerdict, verdictLines, alignWithModel, addonPath };
+module.exports = { available, decodeFrame, verdictLines, alignWithModel };

@@ -198,4 +198,4 @@ function addReferences(root, choices) {
 const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
   .map(([root, choices]) => addReferences(root, choices));
 
-module.exports = { recipe, view: tamperedView, port, primitive, leaf };
+module.exports = { recipe };
