@@ -14,12 +14,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { spawn } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { Session } = require('../harness/session');
 const { loadKnown } = require('../harness/known');
 const { FindingStore } = require('../harness/findings');
 const { root } = require('../harness/nodes');
+const { onLines } = require('../harness/lines');
+const { spawnTarget } = require('../fuzzers/jazzer/run');
 
 // Every request that reached a codec and came back is appended to the trace
 // as one JSON line; one that crashed or hung the worker cannot be replayed in
@@ -45,38 +46,26 @@ async function fastCheck({ session, known, store, target, seconds, seed, traceFd
   };
 }
 
-// A Jazzer.js target run directly, as fuzzers/jazzer/run.js starts it, so
-// that libFuzzer's lines can be timed as they come: execs/s is taken from the
-// end of the seed corpus (INITED) to the last progress line, without the
-// start-up of node and Jazzer.js.
+// A Jazzer.js target started as fuzzers/jazzer/run.js starts it, but read
+// here so that libFuzzer's lines can be timed as they come: execs/s is taken
+// from the end of the seed corpus (INITED) to the last progress line, without
+// the start-up of node and Jazzer.js.
 function runTarget({ target, seconds, seed, node, workDir, outDir }) {
-  const work = path.join(workDir, 'corpus', target);
-  fs.mkdirSync(work, { recursive: true });
-  const dict = path.join(root, 'corpus', 'dict', `${target}.dict`);
-  const flags = [`-max_total_time=${seconds}`, `-artifact_prefix=${workDir}/`, '-print_final_stats=1',
-    '-timeout=20', '-rss_limit_mb=4096', `-seed=${seed}`, ...(fs.existsSync(dict) ? [`-dict=${dict}`] : [])];
-  const child = spawn(node, ['--expose-internals', '--no-warnings', path.join(root, 'fuzzers', 'jazzer', 'launch.js'),
-    path.join(root, 'fuzzers', 'jazzer', `${target}.js`), work, path.join(root, 'corpus', 'jazzer', target), '--sync', '--', ...flags], {
+  const child = spawnTarget({
+    target, node, seconds, seed, workDir, artifacts: workDir,
     env: { ...process.env, IPCFUZZ_A: 'js', IPCFUZZ_A_NODE: node, IPCFUZZ_B: 'native', IPCFUZZ_OUT: outDir },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const seen = { stats: {} };
-  let pending = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text) => {
-    const now = performance.now();
-    const lines = (pending + text).split('\n');
-    pending = lines.pop();
-    for (const line of lines) {
-      const progress = /^#(\d+)\s+(\w+)/.exec(line);
-      if (progress) {
-        const at = { execs: Number(progress[1]), ms: now };
-        if (progress[2] === 'INITED') seen.inited = at;
-        seen.last = at;
-      }
-      const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
-      if (stat) seen.stats[stat[1]] = Number(stat[2]);
+  onLines(child.stderr, (line) => {
+    const progress = /^#(\d+)\s+(\w+)/.exec(line);
+    if (progress) {
+      const at = { execs: Number(progress[1]), ms: performance.now() };
+      if (progress[2] === 'INITED') seen.inited = at;
+      seen.last = at;
     }
+    const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
+    if (stat) seen.stats[stat[1]] = Number(stat[2]);
   });
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ ...seen, code, signal })));
 }

@@ -264,11 +264,15 @@ function annotateStream(bytes) {
   return frames;
 }
 
-// The segment (label) covering a byte offset, for signatures of byte differences.
-function fieldAt(bytes, offset) {
+// The fields around a byte offset, for signatures of byte differences: the
+// one covering it (`at`) and one ending right before it (`before`).
+function fieldsAround(bytes, offset) {
   const { segments } = annotateFrame(bytes);
-  const seg = segments.find((s) => offset >= s.start && offset < s.end);
-  return seg ? seg.field : 'beyond-value';
+  const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
+  const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
+  return { at, before };
 }
 
-module.exports = { annotateFrame, annotateStream, fieldAt };
+const fieldAt = (bytes, offset) => fieldsAround(bytes, offset).at;
+
+module.exports = { annotateFrame, annotateStream, fieldAt, fieldsAround };

@@ -12,7 +12,7 @@
 // A difference carries a signature (tier, operation, outcome kinds, the first
 // differing field) so that many inputs hitting one problem count once.
 
-const { annotateFrame } = require('./annotate');
+const { fieldsAround } = require('./annotate');
 
 const tiers = ['crash', 'acceptance', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
 const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
@@ -121,13 +121,6 @@ function differingField(ha, hb, offset) {
   for (const { at } of fields) if (at.startsWith('host.')) return at;
   for (const { before } of fields) if (before?.startsWith('host.')) return before;
   return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
-}
-
-function fieldsAround(bytes, offset) {
-  const { segments } = annotateFrame(bytes);
-  const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
-  const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
-  return { at, before };
 }
 
 // The first differing byte of the payloads, or of the prefixes when only they differ.

@@ -7,6 +7,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { EnvironmentError, UsageError } = require('./errors');
+const { onJsonLines } = require('./lines');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const kStderrTail = 4096;
@@ -50,17 +51,7 @@ class WorkerProcess {
     });
     this.child = child;
     this.stderr = '';
-    let pending = '';
-    child.stdio[3].setEncoding('utf8');
-    child.stdio[3].on('data', (text) => {
-      pending += text;
-      let newline;
-      while ((newline = pending.indexOf('\n')) !== -1) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        this.#answer(JSON.parse(line));
-      }
-    });
+    onJsonLines(child.stdio[3], (answer) => this.#answer(answer));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text) => { this.stderr = (this.stderr + text).slice(-kStderrTail); });
     child.stdin.on('error', () => {});  // EPIPE when the worker dies; 'exit' handles it

@@ -6,6 +6,7 @@
 
 const fs = require('node:fs');
 const { createOps } = require('./ops');
+const { onJsonLines } = require('./lines');
 const { buildInput } = require('./recipes/build');
 const { EnvironmentError, UsageError } = require('./errors');
 
@@ -24,14 +25,4 @@ function handle(request) {
   }
 }
 
-let pending = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (text) => {
-  pending += text;
-  let newline;
-  while ((newline = pending.indexOf('\n')) !== -1) {
-    const line = pending.slice(0, newline);
-    pending = pending.slice(newline + 1);
-    fs.writeSync(kReply, `${JSON.stringify(handle(JSON.parse(line)))}\n`);
-  }
-});
+onJsonLines(process.stdin, (request) => fs.writeSync(kReply, `${JSON.stringify(handle(request))}\n`));

@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const { canonicalize } = require('../harness/canonical');
 const { treeDiff } = require('../harness/compare');
-const { frame, useJsNativeSession } = require('./fixtures/helpers');
+const { frame, useSession } = require('./fixtures/helpers');
 
 const c = (value, options) => canonicalize(value, options);
 // Trees travel between processes as JSON: a rule only holds if it survives that.
@@ -249,7 +249,7 @@ describe('canonical trees', function () {
   });
 
   describe('on values decoded in 26.10.0', function () {
-    const session = useJsNativeSession();
+    const session = useSession();
 
     const decode = (side, payloadHex) =>
       session.run(side, { op: 'deserialize', bytes: payloadHex.replace(/\s+/g, '') });

@@ -131,8 +131,8 @@ describe('ipcfuzz CLI', function () {
       assert.equal(code, 1);
       assert.match(stdout, /hang: no answer within 300 ms/);
     });
-    // Bug: cli.js accepts any positive --timeout, but setTimeout turns delays
-    // above 2^31-1 ms into 1 ms, so every request "hangs".
+    // setTimeout turns delays above 2^31-1 ms into 1 ms: such a --timeout
+    // would make every request "hang".
     it('refuse a --timeout beyond what a timer holds, or honour it', async function () {
       const { code, stdout, stderr } = await cli(['diff', '--recipe', sameRecipe, '--timeout', '3000000000']);
       assert.ok(code === 0 || code === 2, `exit ${code}`);
@@ -188,8 +188,8 @@ describe('ipcfuzz CLI', function () {
       assert.equal(fs.readFileSync(target, 'utf8'), 'keep me\n');
     });
 
-    // Bug: a value whose construction throws is now an "unbuildable" input
-    // that the checks skip, and diff reports it as SAME with exit 0.
+    // A value whose construction throws is an "unbuildable" input the checks
+    // skip; diff must not call that SAME.
     it('for a value module that throws while building the value', async function () {
       const throwing = file('throws.js', "module.exports = () => { throw new Error('cannot build'); };\n");
       const { code, stdout, stderr } = await cli(['diff', '--value', throwing]);
@@ -198,8 +198,8 @@ describe('ipcfuzz CLI', function () {
       assert.match(stderr, /cannot build/);
     });
 
-    // Bug: diff.js writes the repro after the check without catching the
-    // write error, so a directory that does not exist ends in a stack trace.
+    // The repro is written after the check: a folder that does not exist must
+    // be a one-line error, not a stack trace.
     it('for a --repro target in a directory that does not exist', async function () {
       const { code, stderr } = await cli(['diff', '--recipe', sameRecipe, '--repro', path.join(dir, 'no-dir', 'r.js')]);
       assert.equal(code, 2);
@@ -252,8 +252,8 @@ describe('ipcfuzz CLI', function () {
       assert.match(run.stdout, /^SAME$/m);
     });
 
-    // Bug: repro.js hands the value module's raw value to ops.serialize, which
-    // expects { value, setup, teardown }: both sides reject and it says SAME.
+    // A value module returns the bare value, where ops.serialize expects
+    // { value, setup, teardown }: the repro must wrap it.
     it('reproduces a difference found with --value', async function () {
       const { made, run } = await reproduce(['--value', fixture('u8-bytelength.js')], 'value-repro.js');
       assert.equal(made.code, 1);

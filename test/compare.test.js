@@ -4,8 +4,7 @@
 const assert = require('node:assert/strict');
 const { compareOutcomes, compareReads, treeDiff, tiers } = require('../harness/compare');
 const { canonicalize } = require('../harness/canonical');
-const { Session } = require('../harness/session');
-const { fixture, frame, useJsNativeSession } = require('./fixtures/helpers');
+const { fixture, frame, useSession, checkAgainst } = require('./fixtures/helpers');
 
 const ok = (extra) => ({ kind: 'ok', ...extra });
 const reject = (name, code) => ({ kind: 'reject', error: { name, code, message: 'm' } });
@@ -79,8 +78,8 @@ describe('compare', function () {
       assert.equal(byBufferness.tier, 'classification');
     });
 
-    // Bug: treeDiff names the field of a differing `proto` entry by its index
-    // ("0"), so prototype differences land in the value tier as node.0.
+    // A differing `proto` entry must be named proto, not by its index ("0"),
+    // or prototype differences would land in the value tier.
     it('puts a difference in prototype chain or view kind in the classification tier', function () {
       const [byProto] = compareOutcomes('deserialize', 'w', ok({ tree: tree(Buffer.from([1])) }), ok({ tree: tree(new Uint8Array([1])) }));
       assert.equal(byProto.tier, 'classification');
@@ -155,7 +154,7 @@ describe('compare', function () {
   });
 
   describe('on real inputs', function () {
-    const session = useJsNativeSession();
+    const session = useSession();
 
     const u8 = (tamper) => ({ k: 'view', type: 'Uint8Array', bytes: '01020304', tamper });
     const tag = (name) => u8([{ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: name } }]);
@@ -212,36 +211,20 @@ describe('compare', function () {
     });
 
     it('classification: an adapter that boxes decoded numbers', async function () {
-      const boxing = new Session({ a: { codec: 'js' }, b: { codec: fixture('boxed-numbers.js') }, timeoutMs: 10_000 });
-      try {
-        const result = await boxing.check('value', { recipe: { k: 'number', v: 3 } });
-        assert.deepEqual(tiersOf(result.differences), ['classification']);
-      } finally {
-        boxing.close();
-      }
+      const result = await checkAgainst(fixture('boxed-numbers.js'), 'value', { recipe: { k: 'number', v: 3 } });
+      assert.deepEqual(tiersOf(result.differences), ['classification']);
     });
 
-    // Bug: see "prototype chain" above; this lands in the value tier as node.0.
     it('classification: an adapter that decodes Buffers as plain Uint8Arrays', async function () {
-      const plain = new Session({ a: { codec: 'js' }, b: { codec: fixture('plain-u8.js') }, timeoutMs: 10_000 });
-      try {
-        const result = await plain.check('value', { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } });
-        assert.deepEqual(tiersOf(result.differences), ['classification']);
-      } finally {
-        plain.close();
-      }
+      const result = await checkAgainst(fixture('plain-u8.js'), 'value', { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } });
+      assert.deepEqual(tiersOf(result.differences), ['classification']);
     });
 
     it('framing: an adapter whose framer never reports buffering', async function () {
-      const framing = new Session({ a: { codec: 'js' }, b: { codec: fixture('no-buffering.js') }, timeoutMs: 10_000 });
-      try {
-        const result = await framing.check('stream', { bytes: frame('ff0f 4902'), chunks: [2] });
-        assert.deepEqual(tiersOf(result.differences), ['framing']);
-        assert.equal(result.differences[0].where, 'read 1');
-        assert.match(result.differences[0].signature, /buffering/);
-      } finally {
-        framing.close();
-      }
+      const result = await checkAgainst(fixture('no-buffering.js'), 'stream', { bytes: frame('ff0f 4902'), chunks: [2] });
+      assert.deepEqual(tiersOf(result.differences), ['framing']);
+      assert.equal(result.differences[0].where, 'read 1');
+      assert.match(result.differences[0].signature, /buffering/);
     });
   });
 });

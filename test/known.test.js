@@ -50,8 +50,8 @@ describe('known differences', function () {
       assert.deepEqual(out.map((d) => d.known), ['first', undefined]);
     });
 
-    // Bug: a /regex/g entry keeps lastIndex between tests, so it matches
-    // every other difference it is tried on.
+    // A /regex/g would keep lastIndex between tests and match every other
+    // difference it is tried on.
     it('matches every difference with a /regex/g entry, not every other one', function () {
       const text = list([entry('g', 'error-identity', { 'b.code': '/INVALID/g' })]);
       const out = classify([{ ...hostTag }, { ...hostTag }, { ...hostTag }], parseKnown(text, 'list.json'));

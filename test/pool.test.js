@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const { WorkerProcess } = require('../harness/pool');
 const { Session } = require('../harness/session');
 const { EnvironmentError } = require('../harness/errors');
-const { node26, fixture, within } = require('./fixtures/helpers');
+const { node26, fixture, within, useWorker } = require('./fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
@@ -38,13 +38,7 @@ describe('worker pool', function () {
   });
 
   describe('requests queued around a crash', function () {
-    let worker;
-    before(function () {
-      worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
-    });
-    after(function () {
-      worker.close();
-    });
+    const worker = useWorker(10_000);
 
     it('are all answered, each with its own outcome', async function () {
       const requests = [];
@@ -60,13 +54,7 @@ describe('worker pool', function () {
   });
 
   describe('a codec that never returns', function () {
-    let worker;
-    before(function () {
-      worker = new WorkerProcess(node26, { timeoutMs: 400 });
-    });
-    after(function () {
-      worker.close();
-    });
+    const worker = useWorker(400);
 
     it('gives a hang outcome after the time limit, and the queue behind it goes on', async function () {
       const started = Date.now();
@@ -85,8 +73,8 @@ describe('worker pool', function () {
       assert.equal(out.kind, 'ok');
     });
 
-    // Bug: pool.js arms the timer only when a worker starts or answers, so a
-    // request sent to an idle worker that is already running has no time limit.
+    // A request sent to an idle worker that is already running needs its
+    // time limit too, not only the ones queued behind another.
     it('gives a hang outcome when the request reaches an idle, running worker', async function () {
       await worker.request(serialize('js'));
       const out = await within(worker.request(serialize(fixture('hang.js'))), 3000);

@@ -6,9 +6,8 @@ const assert = require('node:assert/strict');
 const { compileRecipe } = require('../harness/recipes/codegen');
 const { RecipeError } = require('../harness/recipes/errors');
 const { viewTypes, bytesPerElement } = require('../harness/recipes/kinds');
-const { WorkerProcess } = require('../harness/pool');
 const { UsageError } = require('../harness/errors');
-const { node26, fixture } = require('./fixtures/helpers');
+const { fixture, useWorker } = require('./fixtures/helpers');
 
 const num = (v) => ({ k: 'number', v });
 const str = (v) => ({ k: 'string', v });
@@ -17,13 +16,7 @@ const keysOf = (tree) => tree.props.map(([k]) => k);
 const prop = (tree, key) => tree.props.find(([k]) => k === key)?.[1];
 
 describe('recipes', function () {
-  let worker;
-  before(function () {
-    worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
-  });
-  after(function () {
-    worker.close();
-  });
+  const worker = useWorker();
 
   // Serializes the recipe's value with js and decodes the frame again.
   async function build(recipe) {
@@ -277,8 +270,8 @@ describe('recipes', function () {
       assert.equal(after.bytes, before.bytes);
     });
 
-    // Bug: ops.js calls build.setup() outside the try whose finally runs
-    // teardown, so a step that fails to install leaves earlier steps installed.
+    // Setup runs inside the try whose finally runs teardown: a step that fails
+    // to install must not leave earlier steps installed.
     it('leave Buffer.prototype clean even when a later global step fails to install', async function () {
       const leaky = num(1);
       leaky.tamper = [

@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const { describeError } = require('../../harness/ops');
 const { channelTree } = require('../trees');
 const { SENTINEL, buildValues } = require('./plan');
-const { onJsonLines } = require('./lines');
+const { onJsonLines } = require('../../harness/lines');
 
 const report = (line) => fs.writeSync(1, `${JSON.stringify(line)}\n`);
 

@@ -10,7 +10,7 @@ const path = require('node:path');
 const { EnvironmentError } = require('../../harness/errors');
 const { channelTree } = require('../trees');
 const { partsOf, programs } = require('./plan');
-const { onJsonLines } = require('./lines');
+const { onJsonLines } = require('../../harness/lines');
 
 const parentMain = path.join(__dirname, 'parent.js');
 // The parent times out its own children; this is the time it gets on top.

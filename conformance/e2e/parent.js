@@ -15,7 +15,7 @@ const { kChannelHandle } = require('internal/child_process');
 const { describeError } = require('../../harness/ops');
 const { channelTree } = require('../trees');
 const { buildValues, channelRecord, partsOf, pieces } = require('./plan');
-const { onJsonLines } = require('./lines');
+const { onJsonLines } = require('../../harness/lines');
 
 const { streamBaseState, kReadBytesOrError } = internalBinding('stream_wrap');
 const childMain = path.join(__dirname, 'child.js');

@@ -16,6 +16,7 @@ const inputs = require('./inputs');
 const { Session } = require('../../harness/session');
 const { classify } = require('../../harness/known');
 const { root } = require('../../harness/nodes');
+const { onLines } = require('../../harness/lines');
 
 const targets = ['value', 'frame', 'stream'];
 const launcher = path.join(__dirname, 'launch.js');
@@ -41,19 +42,27 @@ function targetEnv({ sides, outDir, knownFile }) {
   return env;
 }
 
-// One libFuzzer process of one target; resolves with how it ended.
-function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, seed, stop }) {
+// Starts one libFuzzer process of a target in `node`: its working corpus in
+// workDir, the seed corpus and dictionary of the repo, crash inputs in
+// `artifacts`. (The bench starts targets this way too, to time them.)
+function spawnTarget({ target, node, seconds, seed, workDir, artifacts, env, stdio }) {
   const d = dirs(target, workDir);
   fs.mkdirSync(d.work, { recursive: true });
-  const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
   const libFuzzerFlags = [`-max_total_time=${seconds}`, `-artifact_prefix=${artifacts}/`, '-print_final_stats=1',
     '-timeout=20', '-rss_limit_mb=4096', `-seed=${seed}`];
   if (fs.existsSync(d.dict)) libFuzzerFlags.push(`-dict=${d.dict}`);
   const corpora = [d.work, ...(fs.existsSync(d.seeds) ? [d.seeds] : [])];
-  const child = spawn(sides.b.node, ['--expose-internals', '--no-warnings', launcher,
-    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags], {
-    env: targetEnv({ sides, outDir, knownFile }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return spawn(node, ['--expose-internals', '--no-warnings', launcher,
+    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags], { env, stdio });
+}
+
+// One libFuzzer process of one target; resolves with how it ended.
+function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, seed, stop }) {
+  fs.mkdirSync(workDir, { recursive: true });
+  const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
+  const child = spawnTarget({
+    target, node: sides.b.node, seconds, seed, workDir, artifacts,
+    env: targetEnv({ sides, outDir, knownFile }), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
   const onLine = (line) => {
@@ -68,16 +77,7 @@ function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, s
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) status.stats[stat[1]] = +stat[2];
   };
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (text) => {
-      pending += text;
-      const lines = pending.split('\n');
-      pending = lines.pop();
-      lines.forEach(onLine);
-    });
-  }
+  for (const stream of [child.stdout, child.stderr]) onLines(stream, onLine);
   stop.children.add(child);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
@@ -168,4 +168,4 @@ function defaultWorkDir() {
   return path.join(root, '.ipcfuzz', 'work');
 }
 
-module.exports = { runJazzer, targets, defaultWorkDir, availableCores: () => os.availableParallelism?.() ?? os.cpus().length };
+module.exports = { runJazzer, spawnTarget, targets, defaultWorkDir, availableCores: () => os.availableParallelism?.() ?? os.cpus().length };
