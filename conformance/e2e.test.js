@@ -104,7 +104,7 @@ describe('the fork driver', function () {
   it('kills a parent that stops answering, with its children, and reports each case as a hang', async function () {
     const started = Date.now();
     const outcomes = await runForkColumn({
-      parentNode: node, childNode: node, cases: cases.slice(0, 1), timeoutMs: 500,
+      parent: node, child: node, cases: cases.slice(0, 1), timeoutMs: 500,
       parentScript: path.join(e2eDir, 'fixtures', 'hanging-parent.js'),
     });
     assert.equal(outcomes.get('one').record.kind, 'hang');
@@ -114,7 +114,7 @@ describe('the fork driver', function () {
 
   it('costs a crashing parent only the case it was on', async function () {
     const outcomes = await runForkColumn({
-      parentNode: node, childNode: node, cases, timeoutMs: 5000,
+      parent: node, child: node, cases, timeoutMs: 5000,
       parentScript: path.join(e2eDir, 'fixtures', 'crashing-parent.js'),
     });
     assert.deepEqual([...outcomes.values()].map((o) => [o.record ?? o.toChild, o.toParent].filter(Boolean).map((x) => x.signal)),

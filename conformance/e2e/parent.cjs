@@ -1,25 +1,49 @@
 'use strict';
 // The parent end of the fork cases (plan.js), started by driver.js in the
-// parent binary with --expose-internals, only to reach the channel's handle
-// and learn how many bytes each of its reads took. Reads one job line on
-// stdin: { childNode, timeoutMs, cases }; writes JSON lines on stdout:
-// { ready: true }, then for each case { id, part, outcome } per part and
-// { id, done: true }. Exits when the job is done or stdin closes (the driver
-// is gone), taking its children along.
+// parent runtime (a .cjs file, so that Deno runs it as CommonJS too). Reads
+// one job line on stdin: { child: [command...], serialization, timeoutMs,
+// cases }; writes JSON lines on stdout: { ready: true }, then for each case
+// { id, part, outcome } per part and { id, done: true }. Exits when the job is
+// done or stdin closes (the driver is gone), taking its children along.
+// Parts that read or write the channel's bytes (raw, capture, accept) need a
+// Node parent started with --expose-internals, to reach the channel's handle
+// and learn how many bytes each of its reads took.
 
-const { fork } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { internalBinding } = require('internal/test/binding');
-const { kChannelHandle } = require('internal/child_process');
 const { describeError } = require('../../harness/ops');
 const { channelTree } = require('../trees');
-const { buildValues, channelRecord, partsOf, pieces } = require('./plan');
+const { buildValues, channelRecord, partsOf, pieces, programs, wireSample } = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 
-const { streamBaseState, kReadBytesOrError } = internalBinding('stream_wrap');
-const childMain = path.join(__dirname, 'child.js');
+const childMain = path.join(__dirname, 'child.cjs');
 const kStderrTail = 2048;
+// How long a capture waits for more bytes once the child has sent everything.
+const kQuietMs = 300;
+
+// The channel handle of a child and the state its reads report (Node only).
+function channelAccess(proc) {
+  const { internalBinding } = require('internal/test/binding');
+  const { kChannelHandle } = require('internal/child_process');
+  const { streamBaseState, kReadBytesOrError, kArrayBufferOffset } = internalBinding('stream_wrap');
+  const channel = proc[kChannelHandle];
+  // Calls onRead(bytes) with every read's bytes before the channel handles them.
+  const tap = (onRead) => {
+    const onread = channel.onread;
+    channel.onread = function(arrayBuffer, ...rest) {
+      const nread = streamBaseState[kReadBytesOrError];
+      const offset = streamBaseState[kArrayBufferOffset];
+      const bytes = nread > 0 && arrayBuffer ? Buffer.from(new Uint8Array(arrayBuffer, offset, nread)) : null;
+      try {
+        return Reflect.apply(onread, this, [arrayBuffer, ...rest]);
+      } finally {
+        if (bytes) onRead(bytes);
+      }
+    };
+  };
+  return { channel, tap };
+}
 
 const answer = (line) => fs.writeSync(1, `${JSON.stringify(line)}\n`);
 
@@ -37,11 +61,13 @@ process.on('uncaughtException', (err) => {
 // A child of the child binary and the events of the case it serves, in
 // arrival order: its reports, what the parent received from it, its exit.
 class Child {
-  constructor(execPath) {
+  constructor() {
     this.events = [];
     this.waiter = null;
     this.stderr = '';
-    this.proc = fork(childMain, [], { execPath, serialization: 'advanced', stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    // spawn with an 'ipc' stdio, not fork: Deno's fork gives any child Deno's own arguments.
+    const [command, ...args] = job.child;
+    this.proc = spawn(command, [...args, childMain], { serialization: job.serialization, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     this.proc.stdin.on('error', () => {});  // EPIPE once it is gone; 'exit' says why
     this.proc.stderr.setEncoding('utf8');
     this.proc.stderr.on('data', (t) => { this.stderr = (this.stderr + t).slice(-kStderrTail); });
@@ -89,7 +115,7 @@ let job;
 let valueChild = null;
 
 function freshValueChild() {
-  valueChild ??= new Child(job.childNode);
+  valueChild ??= new Child();
   return valueChild;
 }
 
@@ -158,38 +184,76 @@ async function collect(child, { expected, message, error, effects }) {
   return { kind: 'ok', messages, effects: sentEffects };
 }
 
+// Waits for the events of a fresh child until `finished(event)` says so, the
+// child ends, or the deadline passes; returns the child's failure or null.
+async function until(child, finished) {
+  const deadline = Date.now() + job.timeoutMs;
+  for (;;) {
+    const e = await child.take(deadline);
+    if (finished(e)) return null;
+    if (e.event === 'timeout' || (e.event === 'exit' && (e.signal || e.code))) return child.failure(e, job.timeoutMs);
+  }
+}
+
 // Raw bytes: a fresh child writes them into the channel; this process reads.
 async function raw(c) {
-  const child = new Child(job.childNode);
+  const child = new Child();
   const messages = [];
   const errors = [];
   onUncaught = (error) => errors.push(error);
-  const channel = child.proc[kChannelHandle];
-  const onread = channel.onread;
-  channel.onread = function(...args) {
-    const nread = streamBaseState[kReadBytesOrError];
-    try {
-      return Reflect.apply(onread, this, args);
-    } finally {
-      if (nread > 0) child.command({ op: 'read', n: nread });
-    }
-  };
+  channelAccess(child.proc).tap((bytes) => child.command({ op: 'read', n: bytes.length }));
+  child.proc.on('message', (m) => messages.push(channelTree(m)));
   try {
     child.command({ op: 'raw', pieces: pieces(c.input) });
-    const deadline = Date.now() + job.timeoutMs;
-    for (;;) {
-      const e = await child.take(deadline);
-      if (e.event === 'parent-message') messages.push(e.tree);
-      else if (e.event === 'disconnect') return channelRecord(messages, errors);
-      else if (e.event === 'timeout' || (e.event === 'exit' && (e.signal || e.code))) return child.failure(e, job.timeoutMs);
-    }
+    return await until(child, (e) => e.event === 'disconnect') ?? channelRecord(messages, errors);
   } finally {
     onUncaught = null;
     child.kill();
   }
 }
 
-const parts = { record: raw, toChild, toParent };
+// What a child of this runtime writes for the wire sample's values, as bytes
+// read here, with what this parent made of them.
+async function capture() {
+  const child = new Child();
+  const chunks = [];
+  const errors = [];
+  let messages = 0;
+  onUncaught = (error) => errors.push(error);
+  channelAccess(child.proc).tap((bytes) => chunks.push(bytes));
+  child.proc.on('message', () => messages++);
+  try {
+    child.command({ op: 'send', program: wireSample });
+    const failure = await until(child, (e) => e.event === 'sent' || e.event === 'send-error');
+    const count = programs[wireSample].values().length;
+    const settled = Date.now() + kQuietMs;
+    while (Date.now() < settled && messages + errors.length < count) await new Promise((r) => setTimeout(r, 20));
+    return { kind: 'capture', bytes: Buffer.concat(chunks).toString('hex'), messages, errors, ...(failure && { failure }) };
+  } finally {
+    onUncaught = null;
+    child.kill();
+  }
+}
+
+// One frame written into a fresh child's channel: what the child made of it.
+async function accept(c) {
+  const child = new Child();
+  const { channel } = channelAccess(child.proc);
+  try {
+    fs.writeSync(channel.fd, Buffer.from(c.frame, 'hex'));
+    let outcome = null;
+    const failure = await until(child, (e) => {
+      if (e.event === 'message') outcome = { kind: 'ok', tree: e.tree };
+      else if (e.event === 'receive-error') outcome = { kind: 'reject', error: e.error, at: 'receiver' };
+      return outcome !== null;
+    });
+    return outcome ?? failure;
+  } finally {
+    child.kill();
+  }
+}
+
+const parts = { record: raw, toChild, toParent, capture, accept };
 
 async function runCase(c) {
   for (const part of partsOf(c)) {

@@ -1,6 +1,6 @@
 'use strict';
-// The child end of the fork cases (plan.js), forked by parent.js in the child
-// binary. Commands arrive as JSON lines on stdin and reports leave as JSON
+// The child end of the fork cases (plan.js), started by parent.cjs in the
+// child runtime (a .cjs file, so that Deno runs it as CommonJS too). Commands arrive as JSON lines on stdin and reports leave as JSON
 // lines on stdout, so that the IPC channel carries nothing but what is tested.
 //   { op: 'send', recipe } | { op: 'send', program }: send the value(s)
 //   { op: 'raw', pieces }: write each piece into the channel once the parent
@@ -58,11 +58,14 @@ function writeAll(fd, bytes) {
 let acked = 0;
 let wake = () => {};
 
+// Deno and Bun do not show the channel's descriptor; the parent puts it at 3.
+const channelFd = () => process.channel?.fd ?? 3;
+
 async function writeRaw({ pieces }) {
   let written = 0;
   for (const hex of pieces) {
     const bytes = Buffer.from(hex, 'hex');
-    writeAll(process.channel.fd, bytes);
+    writeAll(channelFd(), bytes);
     written += bytes.length;
     // Each piece must reach the parent as reads of its own.
     while (acked < written) await new Promise((resolve) => { wake = resolve; });
