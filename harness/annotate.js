@@ -3,7 +3,9 @@
 // host-object rules would, and returns what each byte range means and where
 // and why reading stops. This is a description for people, not an oracle.
 
-const { tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, viewTypes, bytesPerElement } = require('./wire');
+const {
+  tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, readersOf, viewTypes, bytesPerElement,
+} = require('./wire');
 
 const kMaxDepth = 256;
 
@@ -75,7 +77,7 @@ function readHeader(r) {
   const version = r.varint();
   r.mark(start, `header: version ${version}`, 'header');
   if (version > latestVersion || version < oldestVersion) {
-    throw new Stop(`bad-header: version ${version} is outside ${oldestVersion}..${latestVersion}`, start);
+    throw new Stop(`bad-header: version ${version} is outside ${oldestVersion}..${latestVersion} (${readersOf(version)})`, start);
   }
 }
 
@@ -252,6 +254,36 @@ function annotateFrame(bytes, start = 0) {
   return { segments: r.segments, values: r.values, end };
 }
 
+// Which format a channel's bytes are in: { format: 'v8', version } when the
+// first frame has a length prefix and a V8 version header, { format: 'json' }
+// for JSON lines, else { format: 'unknown', why } (Bun writes a format of its
+// own). version is null for a frame of V8's layout whose header is broken.
+function wireFormat(bytes) {
+  if (bytes.length >= 6 && bytes[4] === 0xff) {
+    const r = new Reader(bytes, 5, bytes.length);
+    try {
+      return { format: 'v8', version: r.varint() };
+    } catch {
+      return { format: 'unknown', why: 'the version header is cut short' };
+    }
+  }
+  const text = bytes.toString('utf8');
+  if (text.endsWith('\n') && text.split('\n').slice(0, -1).every((line) => {
+    try {
+      JSON.parse(line);
+      return true;
+    } catch {
+      return false;
+    }
+  })) return { format: 'json' };
+  // A frame with a consistent length but a bad header is V8's format, broken.
+  if (bytes.length >= 5 && bytes.readUInt32BE(0) > 0 && bytes.readUInt32BE(0) <= bytes.length - 4) {
+    return { format: 'v8', version: null };
+  }
+  return { format: 'unknown', why: `no 0xff version header after a 4-byte length prefix (starts ${
+    [...bytes.subarray(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join(' ')})` };
+}
+
 // Annotates consecutive frames until the bytes run out.
 function annotateStream(bytes) {
   const frames = [];
@@ -275,4 +307,4 @@ function fieldsAround(bytes, offset) {
 
 const fieldAt = (bytes, offset) => fieldsAround(bytes, offset).at;
 
-module.exports = { annotateFrame, annotateStream, fieldAt, fieldsAround };
+module.exports = { annotateFrame, annotateStream, wireFormat, fieldAt, fieldsAround };

@@ -1,6 +1,6 @@
 'use strict';
 // Prints annotated frames as an offset / bytes / meaning table.
-const { annotateStream } = require('./annotate');
+const { annotateStream, wireFormat } = require('./annotate');
 
 const kBytesPerLine = 12;
 const kMaxLinesPerSegment = 4;
@@ -15,6 +15,14 @@ function hexdump(input) {
   const offsetWidth = Math.max(6, bytes.length.toString(16).length);
   const row = (offset, chunk, meaning) => lines.push(
     `${offset.toString(16).padStart(offsetWidth, '0')}  ${hexBytes(chunk).padEnd(kBytesPerLine * 3)} ${meaning}`);
+  const format = wireFormat(bytes);
+  if (format.format !== 'v8') {
+    // Another format's bytes read as V8's would be described wrongly: shown as they are.
+    lines.push(format.format === 'json' ? 'format: JSON lines (serialization \'json\'), not V8\'s format' :
+      `format: not V8's serialization format: ${format.why}`);
+    for (let at = 0; at < bytes.length; at += kBytesPerLine) row(at, bytes.subarray(at, at + kBytesPerLine), '');
+    return lines.join('\n');
+  }
   for (const frame of annotateStream(bytes)) {
     for (const seg of frame.segments) {
       const total = seg.end - seg.start;

@@ -65,6 +65,26 @@ const viewSubtags = {
 
 const latestVersion = 15;
 const oldestVersion = 13;
+
+// The highest header version each known reader accepts, as the conformance
+// wire check measures it (test/runtimes.test.js keeps the pinned ones true);
+// null for a runtime that does not read V8's format at all.
+const knownReaders = [
+  { name: 'node 26.10.0', highest: 15 },
+  { name: 'node 26.3.1', highest: 15 },
+  { name: 'deno 2.9.6', highest: 16 },
+  { name: 'bun 1.4.5', highest: null },
+];
+
+// "read by …; not by …" for a header version.
+function readersOf(version) {
+  const by = knownReaders.filter((r) => r.highest !== null && version >= oldestVersion && version <= r.highest);
+  const not = knownReaders.filter((r) => !by.includes(r));
+  return [by.length && `read by ${by.map((r) => r.name).join(', ')}`, not.length && `not by ${not.map((r) => r.name).join(', ')}`]
+    .filter(Boolean).join('; ');
+}
 const { viewTypes, bytesPerElement } = require('./recipes/kinds');
 
-module.exports = { tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, viewTypes, bytesPerElement };
+module.exports = {
+  tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, knownReaders, readersOf, viewTypes, bytesPerElement,
+};

@@ -1,11 +1,14 @@
 'use strict';
 // ipcfuzz inspect FILE.bin [--model]: the frames of a byte stream as an
-// annotated hex dump and, with --model, what the C model of the format
+// annotated hex dump after its format (the V8 header version and the known
+// readers that accept it, or that it is not V8's format) and, with --model, what the C model of the format
 // (harness/model.js) says of each frame.
 
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 const { hexdump } = require('../hexdump');
+const { wireFormat } = require('../annotate');
+const { readersOf } = require('../wire');
 const { UsageError } = require('../errors');
 
 async function run(args) {
@@ -23,7 +26,13 @@ async function run(args) {
   } catch (err) {
     throw new UsageError(`cannot read ${positionals[0]}: ${err.code ?? err.message}`);
   }
-  const lines = [hexdump(bytes)];
+  const format = wireFormat(bytes);
+  const lines = [];
+  // hexdump names any other format itself.
+  if (format.format === 'v8' && format.version !== null) {
+    lines.push(`format: V8 header version ${format.version} (${readersOf(format.version)})`);
+  }
+  lines.push(hexdump(bytes));
   if (values.model) lines.push('', ...require('../model').verdictLines(bytes));
   console.log(lines.join('\n'));
   return 0;

@@ -1,0 +1,89 @@
+'use strict';
+// Who can talk to whom: the wire check of every runtime (the frames a child of
+// it writes for the wire sample, read as bytes by a Node parent, and which V8
+// header versions it reads), the handshake that decides whether a fork pair
+// can talk at all, and the interoperability table built from both and from
+// the pair's fork column.
+
+const { runForkColumn } = require('./e2e/driver');
+const { wireSample, programs } = require('./e2e/plan');
+const { summarize, failing } = require('./judge');
+const { wireFormat } = require('../harness/annotate');
+
+// A string 'a' under each header version: below, at and above the 15 every
+// Node release writes.
+const skewVersions = [13, 14, 15, 16, 17];
+const skewFrame = (version) => `00000005ff${version.toString(16).padStart(2, '0')}220161`;
+// Probes end early: a reader that ignores a frame it cannot read hangs until then.
+const kProbeMs = 3000;
+
+function header(hex) {
+  const f = wireFormat(Buffer.from(hex, 'hex'));
+  return f.format === 'v8' ? `V8 version ${f.version}` : f.format === 'json' ? 'JSON lines' : `not V8's format (${f.why})`;
+}
+
+// The wire facts of one runtime, measured through a Node parent: { writes:
+// { advanced, json }: { bytes, header, delivered, errors }, reads: { version: accepted }, highest }.
+async function wireCheck(prober, binary, { timeoutMs }) {
+  const cases = [
+    ...['advanced', 'json'].map((mode) => ({ type: 'capture', id: `capture-${mode}`, parts: ['capture'], mode })),
+    ...skewVersions.map((v) => ({ type: 'accept', id: `accept-${v}`, parts: ['accept'], frame: skewFrame(v) })),
+  ];
+  const run = (serialization, chosen) => runForkColumn({
+    parent: prober.runtime, child: binary.runtime, serialization, cases: chosen, timeoutMs: Math.min(timeoutMs, kProbeMs),
+  });
+  const [advanced, json] = await Promise.all([
+    run('advanced', cases.filter((c) => c.mode !== 'json')), run('json', cases.filter((c) => c.mode === 'json')),
+  ]);
+  const captured = (outcome) => ({
+    bytes: outcome.bytes ?? '', header: outcome.bytes ? header(outcome.bytes) : 'nothing written',
+    delivered: outcome.messages ?? 0, errors: (outcome.errors ?? []).map((e) => e.message),
+    ...(outcome.kind !== 'capture' && { failure: summarize(outcome) }),
+  });
+  const reads = Object.fromEntries(skewVersions.map((v) => {
+    const o = advanced.get(`accept-${v}`).accept;
+    return [v, { accepted: o.kind === 'ok' && o.tree?.v === 'a', outcome: summarize(o) }];
+  }));
+  const accepted = skewVersions.filter((v) => reads[v].accepted);
+  return {
+    writes: { advanced: captured(advanced.get('capture-advanced').capture), json: captured(json.get('capture-json').capture) },
+    reads, highest: accepted.at(-1) ?? null,
+  };
+}
+
+const sampleCount = programs[wireSample].values().length;
+
+// Whether a parent of one runtime and a child of another exchange the wire
+// sample at all, both ways: null when they do, else the direction and why.
+async function handshake(column, { timeoutMs }) {
+  const outcomes = await runForkColumn({
+    parent: column.binary.runtime, child: column.child.runtime, serialization: column.serialization,
+    cases: [{ type: 'program', id: 'handshake', program: wireSample }], timeoutMs: Math.min(timeoutMs, kProbeMs),
+  });
+  const { toChild, toParent } = outcomes.get('handshake');
+  for (const [where, o] of [['parent → child', toChild], ['child → parent', toParent]]) {
+    if (o?.kind !== 'ok' || o.messages.length !== sampleCount) {
+      return { where, why: summarize(o), writer: where === 'parent → child' ? column.binary : column.child };
+    }
+  }
+  return null;
+}
+
+// One row per fork column: { parent, child, mode, state, why, frame }.
+// state: works | differs | cannot talk.
+function interopRows(result) {
+  return result.columns.filter((c) => c.codec === 'fork').map((column) => {
+    const base = { parent: column.binary.label, child: column.child.label, mode: column.serialization, column: column.id };
+    if (column.silent) {
+      const frame = result.wire[column.silent.writer.label]?.writes[column.serialization];
+      return { ...base, state: 'cannot talk', why: `${column.silent.where}: ${column.silent.why}`, frame };
+    }
+    const bad = result.rows.filter((r) => failing.has(r.cells[column.id].state));
+    if (!bad.length) return { ...base, state: 'works', why: '' };
+    const first = bad[0].cells[column.id].differences?.find((d) => !d.known);
+    return { ...base, state: 'differs', why: `${bad.length} case${bad.length > 1 ? 's' : ''} differ, e.g. ${bad[0].id}` +
+      `${first ? `: ${first.where}: ${first.detail}` : ''}` };
+  });
+}
+
+module.exports = { wireCheck, handshake, interopRows, skewVersions, skewFrame };
