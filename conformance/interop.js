@@ -69,14 +69,29 @@ async function handshake(column, { timeoutMs }) {
   return null;
 }
 
+// What the wire check says of a writer and a reader: a header version above
+// the reader's highest, or a format that is not V8's.
+function skewReason(wire, writer, reader, mode) {
+  if (mode !== 'advanced' || !wire[writer.label] || !wire[reader.label]) return '';
+  const f = wireFormat(Buffer.from(wire[writer.label].writes.advanced.bytes, 'hex'));
+  const highest = wire[reader.label].highest;
+  if (f.format !== 'v8') return `${writer.label} writes a format that is not V8's; `;
+  if (highest === null) return `${reader.label} does not read V8's format; `;
+  if (f.version > highest) return `header version: ${writer.label} writes ${f.version}, ${reader.label} reads at most ${highest}; `;
+  return '';
+}
+
 // One row per fork column: { parent, child, mode, state, why, frame }.
 // state: works | differs | cannot talk.
 function interopRows(result) {
   return result.columns.filter((c) => c.codec === 'fork').map((column) => {
     const base = { parent: column.binary.label, child: column.child.label, mode: column.serialization, column: column.id };
     if (column.silent) {
-      const frame = result.wire[column.silent.writer.label]?.writes[column.serialization];
-      return { ...base, state: 'cannot talk', why: `${column.silent.where}: ${column.silent.why}`, frame };
+      const { writer, where, why } = column.silent;
+      const reader = writer === column.binary ? column.child : column.binary;
+      const frame = result.wire[writer.label]?.writes[column.serialization];
+      return { ...base, state: 'cannot talk', why: `${skewReason(result.wire, writer, reader, column.serialization)}${where}: ${why}`,
+        frame };
     }
     const bad = result.rows.filter((r) => failing.has(r.cells[column.id].state));
     if (!bad.length) return { ...base, state: 'works', why: '' };

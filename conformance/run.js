@@ -4,37 +4,54 @@
 // child_process.fork channels between every pair of those binaries. Returns
 // the matrix as data; conformance/report/ renders it.
 //
-// Columns: { id, binary, codec } for a codec in process, and
-// { id, binary, child, codec: 'fork' } for a parent of `binary` forking a
-// child of `child`. Rows: the vectors by verdict, with the fork-only programs
-// among the accept rows.
+// Columns: { id, binary, codec } for a codec in process (Node binaries only),
+// and { id, binary, child, codec: 'fork', serialization } for a parent of
+// `binary` forking a child of `child` in either serialization; binaries are
+// Node binaries and other runtimes (harness/runtimes.js). Rows: the vectors by
+// verdict, with the fork-only programs among the accept rows.
 
 const os = require('node:os');
 const path = require('node:path');
 const { WorkerProcess } = require('../harness/pool');
 const { resolveNode, probeNode } = require('../harness/nodes');
+const { resolveRuntime, probeRuntime } = require('../harness/runtimes');
+const { buildInput } = require('../harness/recipes/build');
+const { describeError } = require('../harness/ops');
+const { channelTree } = require('./trees');
+const { wireCheck, handshake } = require('./interop');
 const { resolveCodec } = require('../harness/session');
 const { UsageError } = require('../harness/errors');
 const { loadVectors, readExpectation, verdicts } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { inProcessDifferences, channelDifferences, expectedArrival, cell } = require('./judge');
 const { programs } = require('./e2e/plan');
-const { runForkColumn, programExpectation } = require('./e2e/driver');
+const { runForkColumn, programExpectation, stopAll } = require('./e2e/driver');
 
 // Recipes of top-level values child_process.send refuses before any codec sees them.
 const unsendable = new Set(['undefined', 'bigint', 'symbol', 'function']);
 
-function describeBinaries(specs) {
+function describeBinaries(specs, runtimeSpecs = []) {
   const seen = new Map();
-  return specs.map((spec) => {
+  const label = (name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count > 1 ? `${name}#${count}` : name;
+  };
+  const nodes = specs.map((spec) => {
     const nodePath = resolveNode(spec);
     const info = probeNode(nodePath);
-    const version = info.node.replace(/^v/, '');
-    const count = (seen.get(version) ?? 0) + 1;
-    seen.set(version, count);
-    return { label: count > 1 ? `${version}#${count}` : version, spec, path: nodePath, info };
+    const runtime = { name: 'node', command: [nodePath] };
+    return { label: label(info.node.replace(/^v/, '')), spec, path: nodePath, info, runtime };
   });
+  const others = runtimeSpecs.map((spec) => {
+    const runtime = resolveRuntime(spec);
+    const info = probeRuntime(runtime);
+    return { label: label(`${runtime.name}-${info.version}`), spec, path: runtime.path, info, runtime };
+  });
+  return [...nodes, ...others];
 }
+
+const isNode = (binary) => binary.runtime.name === 'node';
 
 function availableCodecs(info) {
   return ['js', ...(info.ipcSerdes ? ['native'] : []), ...(info.builtin ? ['builtin'] : [])];
@@ -48,7 +65,7 @@ function codecLabel(codec) {
 // each given to every binary that can run it.
 function planColumns(binaries, { codecs = null, fork = true } = {}) {
   const columns = [];
-  for (const binary of binaries) {
+  for (const binary of binaries.filter(isNode)) {
     const have = availableCodecs(binary.info);
     const chosen = codecs ? codecs.map(resolveCodec).filter((c) => path.isAbsolute(c) || have.includes(c)) : have;
     for (const codec of chosen) {
@@ -56,9 +73,12 @@ function planColumns(binaries, { codecs = null, fork = true } = {}) {
     }
   }
   if (fork) {
-    for (const binary of binaries) {
-      for (const child of binaries) {
-        columns.push({ id: `${binary.label}/fork:${child.label}`, binary, child, codec: 'fork', codecLabel: 'fork' });
+    for (const serialization of ['advanced', 'json']) {
+      const kind = serialization === 'json' ? 'fork-json' : 'fork';
+      for (const binary of binaries) {
+        for (const child of binaries) {
+          columns.push({ id: `${binary.label}/${kind}:${child.label}`, binary, child, codec: 'fork', codecLabel: kind, serialization });
+        }
       }
     }
   }
@@ -77,8 +97,12 @@ function loadCases({ only } = {}) {
   return { vectors, programRows };
 }
 
+// Workers of the codec columns running now, to stop at the deadline.
+const workers = new Set();
+
 async function runCodecColumn(column, vectors, { known, timeoutMs }) {
   const worker = new WorkerProcess(column.binary.path, { timeoutMs });
+  workers.add(worker);
   const request = (r) => worker.request({ ...r, codec: column.codec });
   try {
     const cells = await Promise.all(vectors.map(async (vector) => {
@@ -88,23 +112,48 @@ async function runCodecColumn(column, vectors, { known, timeoutMs }) {
     }));
     return new Map(cells);
   } finally {
+    workers.delete(worker);
     worker.close();
   }
 }
 
 // The fork cases of a column: sendable values, raw bytes of every frame and
-// stream vector, and the programs.
-function forkCases(vectors, programRows) {
+// stream vector, and the programs. Raw bytes are V8 frames read through a
+// Node parent's channel handle, and the programs' MiB of values are no case
+// for JSON: those are advanced-mode cases of Node parents.
+function forkCases(vectors, programRows, column) {
+  const advanced = column.serialization === 'advanced';
   const cases = [];
   for (const v of vectors) {
     if (v.kind === 'recipe') {
       if (!unsendable.has(v.input.recipe.k)) cases.push({ type: 'value', id: v.id, recipe: v.input.recipe });
-    } else {
+    } else if (advanced && isNode(column.binary)) {
       cases.push({ type: 'raw', id: v.id, input: v.input });
     }
   }
-  for (const p of programRows) cases.push({ type: 'program', id: p.id, program: p.name });
+  if (advanced) for (const p of programRows) cases.push({ type: 'program', id: p.id, program: p.name });
   return cases;
+}
+
+// What a value must arrive as through a JSON channel: the reference (this
+// process) turned to JSON text and back, with the effects that had.
+function jsonArrival(recipe) {
+  const effects = [];
+  let built;
+  try {
+    built = buildInput({ recipe }, effects);
+  } catch (err) {
+    return { kind: 'unbuildable', error: describeError(err) };
+  }
+  const { value, setup, teardown } = built;
+  try {
+    setup();
+    return { kind: 'ok', messages: [channelTree(JSON.parse(JSON.stringify(value)))], effects };
+  } catch (err) {
+    return { kind: 'reject', error: describeError(err), at: 'sender', effects };
+  } finally {
+    teardown();
+  }
 }
 
 function judgeFork(row, column, outcome, known) {
@@ -112,66 +161,106 @@ function judgeFork(row, column, outcome, known) {
     const differences = channelDifferences('child writes, parent reads', row.expected.fork, outcome.record);
     return { ...cell({ vector: row, column, differences, outcomes: [outcome.record], known }), actual: outcome };
   }
-  const expected = row.kind === 'program' ? programExpectation(row.name) : expectedArrival(row.expected);
+  const expected = row.kind === 'program' ? programExpectation(row.name) :
+    column.serialization === 'json' ? jsonArrival(row.input.recipe) : expectedArrival(row.expected);
+  if (expected.kind === 'unbuildable') {
+    return { state: 'N/A', why: `the reference cannot build the value here: ${expected.error.message.split('\n')[0]}` };
+  }
   const differences = [['parent → child', outcome.toChild], ['child → parent', outcome.toParent]]
     .filter(([, o]) => o.kind !== 'unbuildable')
     .flatMap(([where, o]) => channelDifferences(where, expected, o));
   return { ...cell({ vector: row, column, differences, outcomes: [outcome.toChild, outcome.toParent], known }), actual: outcome };
 }
 
+// A pair that cannot exchange the wire sample gets no cases: one
+// interoperability row says why (column.silent), not a failure per case.
 async function runForkColumnCells(column, rows, programRows, { known, timeoutMs }) {
-  const cases = forkCases(rows, programRows);
+  column.silent = await handshake(column, { timeoutMs });
+  if (column.silent) return new Map();
+  const cases = forkCases(rows, programRows, column);
   const outcomes = await runForkColumn({
-    parentNode: column.binary.path, childNode: column.child.path, cases, timeoutMs,
+    parent: column.binary.runtime, child: column.child.runtime, serialization: column.serialization, cases, timeoutMs,
   });
   const byId = new Map([...rows, ...programRows].map((r) => [r.id, r]));
   return new Map(cases.map((c) => [c.id, judgeFork(byId.get(c.id), column, outcomes.get(c.id), known)]));
 }
 
-function notApplicable(row) {
+function notApplicable(row, column) {
+  if (column.silent) return { state: 'N/A', why: `the pair cannot talk (${column.silent.where}: ${column.silent.why})` };
+  if (column.codec === 'fork' && row.kind !== 'recipe') {
+    return { state: 'N/A', why: 'raw frames and programs run in advanced mode with a Node parent only' };
+  }
   if (row.kind === 'program') return { state: 'N/A', why: 'runs through child_process only' };
   return { state: 'N/A', why: `child_process.send refuses a top-level ${row.input.recipe.k} before any codec sees it` };
 }
 
-// Runs `fn` on every item, at most `limit` at a time.
-async function inParallel(items, limit, fn) {
+// Runs `fn` on every item, at most `limit` at a time, starting none after
+// `deadline`; resolves by the deadline with the items not finished.
+async function inParallel(items, limit, deadline, fn) {
   let next = 0;
+  const finished = new Set();
   const lane = async () => {
-    while (next < items.length) await fn(items[next++]);
+    while (next < items.length && Date.now() < deadline) {
+      const item = items[next++];
+      await fn(item);
+      finished.add(item);
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  let timer;
+  const late = new Promise((resolve) => {
+    if (deadline !== Infinity) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  await Promise.race([Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane)), late]);
+  clearTimeout(timer);
+  return items.filter((item) => !finished.has(item));
 }
 
-// options: { nodes: [path or version], codecs, fork, known, timeoutMs, only: RegExp,
-//            parallel, onColumn(column, ms) }
+// The wire check of every binary, through a parent of the first Node binary.
+async function wireChecks(binaries, { timeoutMs }) {
+  const prober = binaries.find(isNode);
+  const checks = await Promise.all(binaries.map((b) => wireCheck(prober, b, { timeoutMs })));
+  return Object.fromEntries(binaries.map((b, i) => [b.label, checks[i]]));
+}
+
+// options: { nodes: [path or version], runtimes: [deno, bun, NAME@VERSION], codecs, fork, known,
+//            timeoutMs, only: RegExp, parallel, deadline (ms since the epoch), onColumn(column, ms) }
+// Columns not finished by the deadline are left out and listed in `skipped`;
+// their processes are killed.
 async function runConformance(options) {
-  const { known, timeoutMs = 10_000, onColumn = () => {} } = options;
+  const { known, timeoutMs = 10_000, onColumn = () => {}, deadline = Infinity } = options;
   const parallel = options.parallel ?? os.availableParallelism();
-  const binaries = describeBinaries(options.nodes);
+  const binaries = describeBinaries(options.nodes, options.runtimes);
   const { vectors, programRows } = loadCases(options);
-  const columns = planColumns(binaries, options);
+  const planned = planColumns(binaries, options);
   const cellsByColumn = new Map();
+  const skipped = [];
+  const wire = options.fork === false ? {} : await wireChecks(binaries, { timeoutMs });
   // In-process columns are light and fork columns heavy: each kind gets the cores in turn.
   for (const kind of ['codec', 'fork']) {
-    const chosen = columns.filter((c) => (c.codec === 'fork') === (kind === 'fork'));
-    await inParallel(chosen, parallel, async (column) => {
+    const chosen = planned.filter((c) => (c.codec === 'fork') === (kind === 'fork'));
+    skipped.push(...await inParallel(chosen, parallel, deadline, async (column) => {
       const started = Date.now();
       const cells = kind === 'fork' ?
         await runForkColumnCells(column, vectors, programRows, { known, timeoutMs }) :
         await runCodecColumn(column, vectors, { known, timeoutMs });
       cellsByColumn.set(column.id, cells);
       onColumn(column, Date.now() - started);
-    });
+    }));
   }
+  if (skipped.length) {
+    stopAll();
+    for (const worker of workers) worker.close();
+  }
+  const columns = planned.filter((c) => !skipped.includes(c));
   // Programs are accept rows: they go after the accept vectors.
   const programsShown = columns.some((c) => c.codec === 'fork') ? programRows : [];
   const ordered = [...vectors, ...programsShown].sort((a, b) => verdicts.indexOf(a.verdict) - verdicts.indexOf(b.verdict));
   const rows = ordered.map((row) => ({
     id: row.id, verdict: row.verdict, group: row.group, name: row.name, kind: row.kind, about: row.about,
     file: row.file && path.relative(path.join(__dirname, '..'), row.file),
-    cells: Object.fromEntries(columns.map((c) => [c.id, cellsByColumn.get(c.id).get(row.id) ?? notApplicable(row)])),
+    cells: Object.fromEntries(columns.map((c) => [c.id, cellsByColumn.get(c.id).get(row.id) ?? notApplicable(row, c)])),
   }));
-  return { binaries, columns, rows };
+  return { binaries, columns, rows, wire, skipped };
 }
 
 module.exports = { runConformance, runCodecColumn, describeBinaries, loadCases };

@@ -18,7 +18,14 @@ const kGraceMs = 5000;
 const kStderrTail = 2048;
 
 const groups = new Set();
+let stopped = false;
 process.on('exit', () => { for (const pid of groups) killGroup(pid); });
+
+// Out of time: every parent and its children go, and none is started again.
+function stopAll() {
+  stopped = true;
+  for (const pid of groups) killGroup(pid);
+}
 
 function killGroup(pid) {
   try {
@@ -83,7 +90,7 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
 async function runForkColumn({ parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain }) {
   const outcomes = new Map(cases.map((c) => [c.id, { type: c.type }]));
   let remaining = cases;
-  while (remaining.length) {
+  while (remaining.length && !stopped) {
     const { parts, done, failure } = await runParent({
       parent: runtimeOf(parent), child: runtimeOf(child), serialization, cases: remaining, timeoutMs, parentScript,
     });
@@ -112,4 +119,4 @@ function programExpectation(name) {
   return { kind: 'ok', messages: programTrees.get(name), effects: [] };
 }
 
-module.exports = { runForkColumn, programExpectation };
+module.exports = { runForkColumn, programExpectation, stopAll };

@@ -4,6 +4,7 @@
 // cell state, folded rows, and every cell with details linking to them.
 
 const m = require('./matrix');
+const { interopRows } = require('../interop');
 
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -48,6 +49,7 @@ table { border-collapse: collapse; }
 .detail.impl-diff { border-left-color: #3b6bd6; background: #fff; color: inherit; }
 .detail h3 { font-size: 14px; margin: 4px 0; }
 .detail ul { margin: 4px 0; padding-left: 20px; } .detail li { margin: 2px 0; }
+pre { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: #f3f5f9; padding: 8px; overflow-x: auto; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: #f3f5f9; padding: 0 3px; }
 `;
 
@@ -111,6 +113,27 @@ function detailSection(d) {
     `<ul>${items}</ul></section>`;
 }
 
+const interopClass = { 'works': 'pass', 'differs': 'fail', 'cannot talk': 'crash' };
+
+function interopHtml(result) {
+  const rows = interopRows(result);
+  if (!rows.length) return '';
+  const frames = rows.filter((r) => r.state === 'cannot talk' && r.frame).map((r) =>
+    `<h3>${esc(`${r.parent} ⇄ ${r.child} ${r.mode}`)}: the frame the sender wrote</h3><pre>${esc(r.mode === 'json' ?
+      Buffer.from(r.frame.bytes, 'hex').toString('utf8') : m.annotatedFrame(r.frame.bytes))}</pre>`);
+  const wire = m.wireRows(result);
+  return `<h2>Interoperability</h2>
+<p>Every parent ⇄ child pair through child_process, in each serialization: works (every case passes),
+differs (they talk; some cases fail) or cannot talk (the wire sample does not get through).</p>
+${infoTable(['parent', 'child', 'mode', 'result', 'why'], rows.map((r) => [esc(r.parent), esc(r.child), esc(r.mode),
+    `<span class="cell ${interopClass[r.state]}">&nbsp;${esc(r.state)}&nbsp;</span>`, esc(r.why)]))}
+${frames.join('\n')}
+<h3>Wire formats and V8 header versions (measured)</h3>
+${infoTable(['runtime', 'writes (advanced)', 'reads header versions', 'highest read', 'writes (json)', 'notes'],
+    wire.map((w) => [w.label, w.writes, w.reads, w.highest, w.json, w.notes].map(esc)))}
+${result.skipped?.length ? `<p>Not run for lack of time (--budget): ${esc(result.skipped.map(m.columnName).join(', '))}.</p>` : ''}`;
+}
+
 function reportHtml(result, { known, generatedAt, command }) {
   const secs = m.sections(result);
   const labels = m.legend.map(([label]) => label);
@@ -124,6 +147,7 @@ function reportHtml(result, { known, generatedAt, command }) {
 <h1>ipcfuzz conformance</h1>
 <p class="meta">Generated ${esc(generatedAt)} by <code>${esc(command)}</code>.
 ${result.rows.length} rows × ${result.columns.length} columns. ${esc(m.sides)}</p>
+${interopHtml(result)}
 <div class="legend">${m.legend.map(([l, meaning]) => `<span><span class="cell ${stateClass[l]}">${esc(l)}</span>${esc(meaning)}</span>`).join('')}</div>
 <h2>Binaries</h2>
 ${infoTable(['binary', 'node', 'V8', 'ipc_serdes', 'child_process codec', 'path'],

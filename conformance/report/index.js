@@ -7,10 +7,11 @@ const path = require('node:path');
 const { reportMarkdown, matrixMarkdown } = require('./markdown');
 const { reportHtml } = require('./html');
 const m = require('./matrix');
+const { interopRows } = require('../interop');
 
 function reportJson(result, meta) {
   const columns = result.columns.map((c) => ({
-    id: c.id, binary: c.binary.label, codec: c.codecLabel, ...(c.child && { child: c.child.label }),
+    id: c.id, binary: c.binary.label, codec: c.codecLabel, ...(c.child && { child: c.child.label, serialization: c.serialization }),
   }));
   const rows = result.rows.map((row) => ({
     ...row,
@@ -24,6 +25,9 @@ function reportJson(result, meta) {
     command: meta.command,
     binaries: result.binaries.map(({ label, path: p, info }) => ({ label, path: p, info })),
     columns,
+    interoperability: interopRows(result),
+    wire: result.wire,
+    skipped: (result.skipped ?? []).map((c) => c.id),
     totals: m.totals(result).map(({ column, counts }) => ({ column: column.id, counts })),
     failures: m.failures(result).map(({ row, column, cell }) => ({ vector: row.id, column: column.id, state: cell.state })),
     rows,

@@ -4,6 +4,7 @@
 // no details) is what the README shows.
 
 const m = require('./matrix');
+const { interopRows } = require('../interop');
 
 const escape = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const row = (cells) => `| ${cells.map(escape).join(' | ')} |`;
@@ -54,17 +55,43 @@ function matrixMarkdown(result, { links = false } = {}) {
   ].join('\n');
 }
 
+// Who can talk to whom, and the wire facts behind it.
+function interopMarkdown(result) {
+  const rows = interopRows(result);
+  if (!rows.length) return [];
+  const out = ['## Interoperability', '',
+    'Every parent ⇄ child pair through child_process, in each serialization: works (every case passes), ' +
+    'differs (they talk; some cases fail) or cannot talk (the wire sample does not get through).', '',
+    table(['parent', 'child', 'mode', 'result', 'why'], rows.map((r) => [r.parent, r.child, r.mode, r.state, r.why])), ''];
+  for (const r of rows.filter((x) => x.state === 'cannot talk' && x.frame)) {
+    out.push(`${r.parent} ⇄ ${r.child} ${r.mode}: the frame the sender wrote (wire sample):`, '',
+      '```', r.mode === 'json' ? Buffer.from(r.frame.bytes, 'hex').toString('utf8').trim() : m.annotatedFrame(r.frame.bytes), '```', '');
+  }
+  const wire = m.wireRows(result);
+  out.push('### Wire formats and V8 header versions', '',
+    'Measured: a child of each runtime sends the wire sample, read as bytes by a Node parent; a frame under each ' +
+    'header version is written into a fresh child\'s channel.', '',
+    table(['runtime', 'writes (advanced)', 'reads header versions', 'highest read', 'writes (json)', 'notes'],
+      wire.map((w) => [w.label, w.writes, w.reads, w.highest, w.json, w.notes])), '');
+  if (result.skipped?.length) {
+    out.push(`Not run for lack of time (--budget): ${result.skipped.map(m.columnName).join(', ')}.`, '');
+  }
+  return out;
+}
+
 function reportMarkdown(result, { known, generatedAt, command }) {
   const secs = m.sections(result);
   const lines = [
     '# ipcfuzz conformance report', '',
     `Generated ${generatedAt} by \`${command}\`.`, '',
+    ...interopMarkdown(result),
     '## Binaries', '',
     table(['binary', 'node', 'V8', 'ipc_serdes', 'child_process codec', 'path'],
       m.binaryRows(result).map((b) => [b.label, b.node, b.v8, b.ipcSerdes, b.childProcess, b.path])), '',
     'Columns: `BINARY CODEC` runs the codec in process in a worker of the binary (`js` is the',
     'reference, `native` the binary\'s `ipc_serdes`, `builtin` what its child_process runs);',
-    '`fork P ⇄ C` is a parent of binary P and a child of binary C exchanging every value both ways',
+    '`fork P ⇄ C` is a parent of binary P and a child of binary C exchanging every value both ways (`json`: in',
+    'serialization \'json\', against the reference\'s JSON text of the value)',
     'through child_process.fork, and the child writing every frame vector raw into the channel for',
     'the parent to read.', '',
     '## Legend', '',

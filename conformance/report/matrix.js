@@ -30,12 +30,15 @@ function cellLabel(cell) {
 const hasDetails = (cell) => !['PASS', 'N/A'].includes(cell.state) && !(cell.state === 'IMPL' && cell.same);
 
 // The column's own header under its block (HTML), and its full name elsewhere.
+const modeSuffix = (column) => (column.serialization === 'json' ? ' json' : '');
+
 function columnTitle(column) {
-  return column.codec === 'fork' ? `child ${column.child.label}` : column.codecLabel;
+  return column.codec === 'fork' ? `child ${column.child.label}${modeSuffix(column)}` : column.codecLabel;
 }
 
 function columnName(column) {
-  return column.codec === 'fork' ? `fork ${column.binary.label} ⇄ ${column.child.label}` : `${column.binary.label} ${column.codecLabel}`;
+  return column.codec === 'fork' ? `fork ${column.binary.label} ⇄ ${column.child.label}${modeSuffix(column)}` :
+    `${column.binary.label} ${column.codecLabel}`;
 }
 
 // Rows with the same cell labels in every column, as { rows, cells }.
@@ -85,8 +88,12 @@ function totals(result) {
   });
 }
 
+// A fork pair that cannot talk is one failure, not one per case.
 function failures(result) {
-  const out = [];
+  const out = result.columns.filter((c) => c.silent).map((column) => ({
+    row: { id: 'interoperability' }, column,
+    cell: { state: 'FAIL', differences: [{ where: column.silent.where, detail: column.silent.why }] },
+  }));
   for (const row of result.rows) {
     for (const column of result.columns) {
       const cell = row.cells[column.id];
@@ -148,14 +155,38 @@ function details(result, secs, known) {
 function binaryRows(result) {
   return result.binaries.map((b) => ({
     label: b.label,
-    node: b.info.node,
-    v8: b.info.v8,
+    node: b.info.node ?? `${b.info.runtime} ${b.info.version}`,
+    v8: b.info.v8 ?? b.info.engine,
     ipcSerdes: b.info.ipcSerdes ? `yes${b.info.framer ? ', IPCChannelFramer' : ''}` : 'no',
-    childProcess: b.info.builtinUsesNative ? 'native (ipc_serdes)' : 'JavaScript',
+    childProcess: b.info.runtime ? `${b.info.runtime}'s own` : b.info.builtinUsesNative ? 'native (ipc_serdes)' : 'JavaScript',
     path: path.relative(process.cwd(), b.path) || b.path,
   }));
 }
 
+// The wire check of every binary: what it writes in each mode, which header versions it reads.
+function wireRows(result) {
+  return Object.entries(result.wire ?? {}).map(([label, w]) => ({
+    label,
+    writes: w.writes.advanced.header,
+    reads: w.highest === null ? 'no V8 header version' :
+      Object.entries(w.reads).filter(([, r]) => r.accepted).map(([v]) => v).join(', '),
+    highest: w.highest ?? '–',
+    json: w.writes.json.header,
+    frame: w.writes.advanced.bytes,
+    notes: [w.writes.advanced.failure, ...w.writes.advanced.errors.slice(0, 1).map((e) => `a Node parent: ${e}`)]
+      .filter(Boolean).join('; '),
+  }));
+}
+
+// The wire sample's first frame as an annotated dump, short.
+function annotatedFrame(hex, maxLines = 12) {
+  if (!hex) return '';
+  const { hexdump } = require('../../harness/hexdump');
+  const lines = hexdump(Buffer.from(hex, 'hex')).split('\n');
+  return [...lines.slice(0, maxLines), ...(lines.length > maxLines ? [`… ${lines.length - maxLines} more lines`] : [])].join('\n');
+}
+
 module.exports = {
   legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, failures, details, binaryRows,
+  wireRows, annotatedFrame,
 };

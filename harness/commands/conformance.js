@@ -1,14 +1,18 @@
 'use strict';
 // ipcfuzz conformance: every conformance vector through every codec of every
 // binary given, in process and through real child_process channels between
-// each pair of them; writes the matrix as Markdown, JSON and HTML. Exits 1 on
-// any FAIL, CRASH or HANG not covered by the known-differences list.
+// each pair of them and of the runtimes given (--runtime deno, bun,
+// NAME@VERSION), in both serializations; writes the matrix as Markdown, JSON
+// and HTML. Exits 1 on any FAIL, CRASH or HANG not covered by the
+// known-differences list, or a pair that cannot talk. --budget SECONDS: the
+// columns not finished by then are left out, named in the summary.
 
 const path = require('node:path');
 const { parse, positiveInteger } = require('../cli');
 const { loadKnown } = require('../known');
 const { pinnedVersions, root } = require('../nodes');
 const { UsageError } = require('../errors');
+const { parseRuntime } = require('../runtimes');
 const { runConformance } = require('../../conformance/run');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');
@@ -35,6 +39,9 @@ function summary(result, files) {
   for (const { column, counts } of totals(result)) {
     lines.push(`${columnName(column).padEnd(width)}  ${labels.map((l) => String(counts[l] ?? '').padStart(6)).join(' ')}`);
   }
+  if (result.skipped.length) {
+    lines.push('', `not run for lack of time (--budget): ${result.skipped.map(columnName).join(', ')}`);
+  }
   const failed = failures(result);
   lines.push('', failed.length ? `${failed.length} new failure${failed.length > 1 ? 's' : ''}:` : 'no new failures');
   for (const { row, column, cell } of failed) {
@@ -56,14 +63,21 @@ async function run(args) {
     'no-fork': { type: 'boolean', default: false },
     only: { type: 'string' },
     timeout: { type: 'string', default: '10000' },
+    runtime: { type: 'string', multiple: true },
+    budget: { type: 'string' },
   });
   if (flags.known !== undefined && flags['no-known']) throw new UsageError('--known and --no-known exclude each other');
   const nodes = listFlag(flags.node);
   const codecs = listFlag(flags.codec);
   const known = loadKnown(flags['no-known'] ? null : flags.known);
+  const runtimes = listFlag(flags.runtime);
+  runtimes.forEach(parseRuntime);
+  const budget = flags.budget === undefined ? null : positiveInteger(flags.budget, 'budget');
   const started = Date.now();
   const result = await runConformance({
     nodes: nodes.length ? nodes : pinnedVersions(),
+    runtimes,
+    deadline: budget ? started + budget * 1000 : Infinity,
     codecs: codecs.length ? codecs : null,
     fork: !flags['no-fork'],
     known,
