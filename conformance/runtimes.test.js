@@ -1,0 +1,55 @@
+'use strict';
+// The pinned runtimes on the wire (run by .ci/run with the fork cases): what a
+// child of each writes, read as bytes by a Node parent, is annotated for what
+// it is, and the readers wire.js names accept what the wire check measures.
+const assert = require('node:assert/strict');
+const { wireCheck } = require('./interop');
+const { wireFormat } = require('../harness/annotate');
+const { hexdump } = require('../harness/hexdump');
+const { knownReaders } = require('../harness/wire');
+const { resolveRuntime, pinnedRuntimes } = require('../harness/runtimes');
+const { pinnedVersions } = require('../harness/nodes');
+
+describe('pinned runtimes on the wire', function () {
+  this.timeout(300_000);
+  const prober = { runtime: resolveRuntime(`node@${pinnedVersions()[0]}`) };
+  const specs = [...pinnedVersions().map((v) => `node@${v}`), ...pinnedRuntimes().map((r) => `${r.name}@${r.version}`)];
+  const checks = new Map();
+
+  before(async function () {
+    await Promise.all(specs.map(async (spec) => {
+      const runtime = resolveRuntime(spec);
+      checks.set(spec, { runtime, wire: await wireCheck(prober, { runtime }, { timeoutMs: 3000 }) });
+    }));
+  });
+
+  it('annotates the frames of Node and Deno as V8 frames of their header version, and Bun\'s as another format', function () {
+    const expected = { node: 15, deno: 16, bun: null };
+    for (const [spec, { runtime, wire }] of checks) {
+      const bytes = Buffer.from(wire.writes.advanced.bytes, 'hex');
+      assert.ok(bytes.length > 0, `${spec} wrote nothing`);
+      const format = wireFormat(bytes);
+      const text = hexdump(bytes);
+      if (expected[runtime.name] === null) {
+        assert.equal(format.format, 'unknown', spec);
+        assert.match(text.split('\n')[0], /^format: not V8's serialization format/, spec);
+        assert.doesNotMatch(text, /length prefix|header: version/, spec);
+      } else {
+        assert.deepEqual(format, { format: 'v8', version: expected[runtime.name] }, spec);
+        assert.match(text, new RegExp(`ff ${expected[runtime.name].toString(16).padStart(2, '0')} +header: version ${expected[runtime.name]}`), spec);
+        // Three frames, one per value of the wire sample.
+        assert.equal(text.match(/length prefix/g).length, 3, spec);
+      }
+      assert.equal(wireFormat(Buffer.from(wire.writes.json.bytes, 'hex')).format, 'json', `${spec} json`);
+    }
+  });
+
+  it('knows the highest header version each pinned runtime reads, as measured', function () {
+    for (const [spec, { runtime, wire }] of checks) {
+      const name = `${runtime.name} ${spec.split('@')[1]}`;
+      const entry = knownReaders.find((r) => r.name === name);
+      assert.ok(entry, `${name} is missing from wire.js knownReaders`);
+      assert.equal(entry.highest, wire.highest, name);
+    }
+  });
+});
