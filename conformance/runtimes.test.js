@@ -33,7 +33,7 @@ describe('pinned runtimes on the wire', function () {
       if (expected[runtime.name] === null) {
         assert.equal(format.format, 'unknown', spec);
         assert.match(text.split('\n')[0], /^format: not V8's serialization format/, spec);
-        assert.doesNotMatch(text, /length prefix|header: version/, spec);
+        assert.doesNotMatch(text, /length prefix \d|header: version/, spec);
       } else {
         assert.deepEqual(format, { format: 'v8', version: expected[runtime.name] }, spec);
         assert.match(text, new RegExp(`ff ${expected[runtime.name].toString(16).padStart(2, '0')} +header: version ${expected[runtime.name]}`), spec);
