@@ -38,7 +38,7 @@ async function assertNoLeftovers() {
 describe('conformance end to end: child_process.fork between the pinned binaries', function () {
   this.timeout(600_000);
   let result;
-  const forkColumns = () => result.columns.filter((c) => c.codec === 'fork');
+  const forkColumns = (mode = 'advanced') => result.columns.filter((c) => c.codec === 'fork' && c.serialization === mode);
   const row = (id) => result.rows.find((r) => r.id === id);
 
   before(async function () {
@@ -87,6 +87,25 @@ describe('conformance end to end: child_process.fork between the pinned binaries
         assert.ok(cell.actual.toChild && cell.actual.toParent, `${r.id} in ${column.id}`);
         if (failing.has(cell.state)) console.log(`      ${cell.state} ${r.id} [${column.id}]: ${cell.differences[0].where}: ${cell.differences[0].detail}`);
       }
+    }
+  });
+
+  it('runs every pair in json mode too, where the json codec of every binary delivers what JSON text does', function () {
+    const columns = forkColumns('json');
+    assert.equal(columns.length, pinnedVersions().length ** 2);
+    for (const column of columns) {
+      const judged = result.rows.filter((r) => r.cells[column.id].state !== 'N/A');
+      assert.ok(judged.length >= 50, `${column.id}: ${judged.length} cases`);
+      for (const r of judged) {
+        assert.ok(!failing.has(r.cells[column.id].state), `${r.id} in ${column.id}: ${r.cells[column.id].differences?.[0]?.detail}`);
+      }
+    }
+  });
+
+  it('measures what each binary writes and reads on the wire', function () {
+    for (const b of result.binaries) {
+      assert.equal(result.wire[b.label].highest, 15, b.label);
+      assert.match(result.wire[b.label].writes.advanced.header, /^V8 version 15$/, b.label);
     }
   });
 
