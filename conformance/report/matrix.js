@@ -36,7 +36,9 @@ function columnTitle(column) {
   return column.codec === 'fork' ? `child ${column.child.label}${modeSuffix(column)}` : column.codecLabel;
 }
 
+// A skipped part that is not a column (the wire check) carries its own name.
 function columnName(column) {
+  if (column.name) return column.name;
   return column.codec === 'fork' ? `fork ${column.binary.label} ⇄ ${column.child.label}${modeSuffix(column)}` :
     `${column.binary.label} ${column.codecLabel}`;
 }
