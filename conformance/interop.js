@@ -79,7 +79,7 @@ function skewReason(wire, writer, reader, mode) {
   return '';
 }
 
-// One row per fork column: { parent, child, mode, state, why, frame }.
+// One row per fork column: { parent, child, mode, state, why, frames: [{ who, bytes, header }] }.
 // state: works | differs | cannot talk.
 function interopRows(result) {
   return result.columns.filter((c) => c.codec === 'fork').map((column) => {
@@ -87,9 +87,12 @@ function interopRows(result) {
     if (column.silent) {
       const { writer, where, why } = column.silent;
       const reader = writer === column.binary ? column.child : column.binary;
-      const frame = result.wire[writer.label]?.writes[column.serialization];
+      // The sender's frames, and the other side's when they are of another format or version.
+      const writes = (b) => result.wire[b.label]?.writes[column.serialization];
+      const frames = [writer, reader].filter((b) => writes(b)?.bytes).map((b) => ({ who: b.label, ...writes(b) }))
+        .filter((f, i, all) => i === 0 || f.header !== all[0].header);
       return { ...base, state: 'cannot talk', why: `${skewReason(result.wire, writer, reader, column.serialization)}${where}: ${why}`,
-        frame };
+        frames };
     }
     const bad = result.rows.filter((r) => failing.has(r.cells[column.id].state));
     if (!bad.length) return { ...base, state: 'works', why: '' };

@@ -118,9 +118,9 @@ const interopClass = { 'works': 'pass', 'differs': 'fail', 'cannot talk': 'crash
 function interopHtml(result) {
   const rows = interopRows(result);
   if (!rows.length) return '';
-  const frames = rows.filter((r) => r.state === 'cannot talk' && r.frame).map((r) =>
-    `<h3>${esc(`${r.parent} ⇄ ${r.child} ${r.mode}`)}: the frame the sender wrote</h3><pre>${esc(r.mode === 'json' ?
-      Buffer.from(r.frame.bytes, 'hex').toString('utf8') : m.annotatedFrame(r.frame.bytes))}</pre>`);
+  const frames = rows.filter((r) => r.state === 'cannot talk').flatMap((r) => r.frames.map((f) =>
+    `<h3>${esc(`${r.parent} ⇄ ${r.child} ${r.mode}`)}: what ${esc(f.who)} writes for the wire sample</h3>` +
+    `<pre>${esc(m.frameText(f.bytes, r.mode))}</pre>`));
   const wire = m.wireRows(result);
   return `<h2>Interoperability</h2>
 <p>Every parent ⇄ child pair through child_process, in each serialization: works (every case passes),

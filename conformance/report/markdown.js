@@ -63,9 +63,11 @@ function interopMarkdown(result) {
     'Every parent ⇄ child pair through child_process, in each serialization: works (every case passes), ' +
     'differs (they talk; some cases fail) or cannot talk (the wire sample does not get through).', '',
     table(['parent', 'child', 'mode', 'result', 'why'], rows.map((r) => [r.parent, r.child, r.mode, r.state, r.why])), ''];
-  for (const r of rows.filter((x) => x.state === 'cannot talk' && x.frame)) {
-    out.push(`${r.parent} ⇄ ${r.child} ${r.mode}: the frame the sender wrote (wire sample):`, '',
-      '```', r.mode === 'json' ? Buffer.from(r.frame.bytes, 'hex').toString('utf8').trim() : m.annotatedFrame(r.frame.bytes), '```', '');
+  for (const r of rows.filter((x) => x.state === 'cannot talk')) {
+    for (const f of r.frames) {
+      out.push(`${r.parent} ⇄ ${r.child} ${r.mode}: what ${f.who} writes for the wire sample:`, '',
+        '```', m.frameText(f.bytes, r.mode), '```', '');
+    }
   }
   const wire = m.wireRows(result);
   out.push('### Wire formats and V8 header versions', '',

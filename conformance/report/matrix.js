@@ -6,6 +6,7 @@
 const path = require('node:path');
 const { summarize, failing } = require('../judge');
 const { defaultVersion } = require('../../harness/nodes');
+const { hexdump } = require('../../harness/hexdump');
 
 const legend = [
   ['PASS', 'the codec did what the reference does'],
@@ -180,15 +181,14 @@ function wireRows(result) {
   }));
 }
 
-// The wire sample's first frame as an annotated dump, short.
-function annotatedFrame(hex, maxLines = 12) {
-  if (!hex) return '';
-  const { hexdump } = require('../../harness/hexdump');
+// What a runtime wrote for the wire sample: JSON text, or an annotated dump, short.
+function frameText(hex, mode, maxLines = 14) {
+  if (mode === 'json') return Buffer.from(hex, 'hex').toString('utf8').trim();
   const lines = hexdump(Buffer.from(hex, 'hex')).split('\n');
   return [...lines.slice(0, maxLines), ...(lines.length > maxLines ? [`… ${lines.length - maxLines} more lines`] : [])].join('\n');
 }
 
 module.exports = {
   legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, failures, details, binaryRows,
-  wireRows, annotatedFrame,
+  wireRows, frameText,
 };
