@@ -7,7 +7,8 @@
 const { runVector } = require('./outcomes');
 const { inProcessDifferences } = require('./judge');
 const { classify } = require('../harness/known');
-const { loadCases } = require('./run');
+const { loadCases, describeBinaries } = require('./run');
+const { wireChecks, handshake, skewReason } = require('./interop');
 
 const checkOf = (vector) => (vector.kind === 'recipe' ? 'value' : vector.kind);
 
@@ -41,4 +42,31 @@ async function gateVectors(collector) {
   return cases;
 }
 
-module.exports = { gateVectors };
+// The runtimes stage (gate --runtime deno ...): whether codec b's binary and
+// each runtime can talk through child_process, parent and child each way, in
+// both serializations. One case per pair and mode; a pair that cannot talk fails it.
+async function gateRuntimes(collector, specs, { timeoutMs = 10_000 } = {}) {
+  const binaries = describeBinaries([collector.session.sides.b.node], specs);
+  const [node, ...runtimes] = binaries;
+  const wire = await wireChecks(binaries, { timeoutMs });
+  const cases = [];
+  for (const runtime of runtimes) {
+    for (const [parent, child] of [[node, runtime], [runtime, node]]) {
+      for (const serialization of ['advanced', 'json']) {
+        const started = Date.now();
+        const silent = await handshake({ binary: parent, child, serialization }, { timeoutMs });
+        const reader = silent && (silent.writer === parent ? child : parent);
+        cases.push({
+          name: `fork ${parent.label} ⇄ ${child.label} ${serialization}`, seconds: (Date.now() - started) / 1000,
+          failure: silent ? {
+            message: `cannot talk: ${skewReason(wire, silent.writer, reader, serialization)}${silent.where}: ${silent.why}`,
+            type: 'runtime-interoperability',
+          } : undefined,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+module.exports = { gateVectors, gateRuntimes };

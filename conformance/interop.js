@@ -49,6 +49,13 @@ async function wireCheck(prober, binary, { timeoutMs }) {
   };
 }
 
+// The wire check of every binary, through a parent of the first Node binary.
+async function wireChecks(binaries, { timeoutMs }) {
+  const prober = binaries.find((b) => b.runtime.name === 'node');
+  const checks = await Promise.all(binaries.map((b) => wireCheck(prober, b, { timeoutMs })));
+  return Object.fromEntries(binaries.map((b, i) => [b.label, checks[i]]));
+}
+
 const sampleCount = programs[wireSample].values().length;
 
 // Whether a parent of one runtime and a child of another exchange the wire
@@ -102,4 +109,4 @@ function interopRows(result) {
   });
 }
 
-module.exports = { wireCheck, handshake, interopRows, skewVersions, skewFrame };
+module.exports = { wireCheck, wireChecks, handshake, interopRows, skewReason, skewVersions, skewFrame };

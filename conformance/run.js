@@ -18,7 +18,7 @@ const { resolveRuntime, probeRuntime } = require('../harness/runtimes');
 const { buildInput } = require('../harness/recipes/build');
 const { describeError } = require('../harness/ops');
 const { channelTree } = require('./trees');
-const { wireCheck, handshake } = require('./interop');
+const { wireChecks, handshake } = require('./interop');
 const { resolveCodec } = require('../harness/session');
 const { UsageError } = require('../harness/errors');
 const { loadVectors, readExpectation, verdicts } = require('./vectors');
@@ -215,13 +215,6 @@ async function inParallel(items, limit, deadline, fn) {
   return items.filter((item) => !finished.has(item));
 }
 
-// The wire check of every binary, through a parent of the first Node binary.
-async function wireChecks(binaries, { timeoutMs }) {
-  const prober = binaries.find(isNode);
-  const checks = await Promise.all(binaries.map((b) => wireCheck(prober, b, { timeoutMs })));
-  return Object.fromEntries(binaries.map((b, i) => [b.label, checks[i]]));
-}
-
 // options: { nodes: [path or version], runtimes: [deno, bun, NAME@VERSION], codecs, fork, known,
 //            timeoutMs, only: RegExp, parallel, deadline (ms since the epoch), onColumn(column, ms) }
 // Columns not finished by the deadline are left out and listed in `skipped`;
@@ -269,4 +262,4 @@ async function runConformance(options) {
   return { binaries, columns, rows, wire: wire ?? {}, skipped };
 }
 
-module.exports = { runConformance, runCodecColumn, describeBinaries, loadCases };
+module.exports = { runConformance, runCodecColumn, describeBinaries, loadCases, isNode };

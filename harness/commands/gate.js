@@ -1,7 +1,8 @@
 'use strict';
 // ipcfuzz gate: the CI check for codec pull requests. Writes junit.xml,
 // results.sarif, summary.md and findings/ to --out; exits 0 on pass, 1 on a
-// new difference or a stale known entry, 2 on a usage or environment error.
+// new difference, a stale known entry or (with --runtime) a runtime that
+// cannot talk to codec b's binary, 2 on a usage or environment error.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,6 +14,7 @@ const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
 const { UsageError } = require('../errors');
+const { parseRuntime } = require('../runtimes');
 const { version } = require('../../package.json');
 
 // A known-differences file: the list in use plus an entry accepting each new
@@ -39,7 +41,10 @@ async function run(args) {
     out: { type: 'string', default: 'gate-out' },
     'emit-known': { type: 'string' },
     bench: { type: 'boolean', default: false },
+    runtime: { type: 'string', multiple: true },
   });
+  const runtimes = (flags.runtime ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+  runtimes.forEach(parseRuntime);
   const budget = positiveInteger(flags.budget, 'budget', 86_400);
   const options = sessionOptions(flags);
   const known = loadKnown(options.knownFile);
@@ -50,7 +55,7 @@ async function run(args) {
   fs.mkdirSync(out, { recursive: true });
   const session = new Session(options);
   try {
-    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget });
+    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget, runtimes });
     const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
@@ -70,6 +75,9 @@ async function run(args) {
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
+    for (const c of gate.stages.find((s) => s.name === 'runtimes')?.cases ?? []) {
+      if (c.failure) console.log(`  ${c.name}: ${c.failure.message}`);
+    }
     console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
     return gate.verdict === 'pass' ? 0 : 1;
   } finally {

@@ -159,7 +159,7 @@ async function fuzzStage(collector, { seconds, knownFile }) {
   return cases;
 }
 
-// options: { session, known, knownFile, out, budget (seconds) }
+// options: { session, known, knownFile, out, budget (seconds), runtimes: [deno, bun, NAME@VERSION] }
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
@@ -170,6 +170,10 @@ async function runGate(options) {
   if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
     stages.push(await timed('conformance vectors', () => conformanceStage(collector)));
   }
+  if (options.runtimes?.length) {
+    const { gateRuntimes } = require('../../conformance/gate');
+    stages.push(await timed('runtimes', () => gateRuntimes(collector, options.runtimes)));
+  }
   stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector)));
   stages.push(await timed('replay', () => replayStage(collector)));
   stages.push(await timed('known-differences ratchet', () => ratchetStage(collector, stale)));
@@ -179,8 +183,9 @@ async function runGate(options) {
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
   const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];
   return {
-    verdict: findings.length || stale.length ? 'fail' : 'pass',
+    verdict: findings.length || stale.length || silent.length ? 'fail' : 'pass',
     findings, stages, stale, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
   };
 }
