@@ -11,6 +11,7 @@ const { runForkColumn } = require('./e2e/driver');
 const { failing } = require('./judge');
 const { loadKnown } = require('../harness/known');
 const { pinnedVersions, resolveNode } = require('../harness/nodes');
+const { pinnedRuntimes } = require('../harness/runtimes');
 
 const e2eDir = path.join(__dirname, 'e2e');
 
@@ -110,6 +111,24 @@ describe('conformance end to end: child_process.fork between the pinned binaries
   });
 
   it('leaves no process behind', assertNoLeftovers);
+});
+
+describe('conformance within a budget', function () {
+  this.timeout(120_000);
+
+  it('ends at its deadline, names what it did not run, and leaves no process behind', async function () {
+    const started = Date.now();
+    const result = await runConformance({
+      nodes: pinnedVersions(), runtimes: pinnedRuntimes().map((r) => `${r.name}@${r.version}`), codecs: [],
+      known: loadKnown(), deadline: Date.now() + 8000,
+    });
+    // Generous on a loaded machine: the point is seconds, not the minute a full run takes.
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`);
+    assert.ok(result.skipped.length > 0);
+    assert.equal(result.columns.length + result.skipped.filter((c) => c.codec === 'fork').length,
+      2 * (pinnedVersions().length + pinnedRuntimes().length) ** 2);
+    await assertNoLeftovers();
+  });
 });
 
 describe('the fork driver', function () {

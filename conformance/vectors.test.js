@@ -156,6 +156,18 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
     assert.match(stderr, /^ipcfuzz conformance: node 1\.2\.3 is not installed [^\n]*\n$/);
   });
 
+  it('names a runtime it cannot find or read, and a bad budget, in one line, exit 2', async function () {
+    for (const [args, message] of [
+      [['--runtime', 'nope'], /--runtime "nope": name deno, bun or NAME@VERSION/],
+      [['--runtime', 'deno@9.9.9'], /deno 9\.9\.9 is not installed/],
+      [['--budget', '0'], /--budget must be a whole number/],
+    ]) {
+      const { code, stderr } = await cli(['conformance', ...args]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, new RegExp(`^ipcfuzz conformance: ${message.source}[^\n]*\n$`), args.join(' '));
+    }
+  });
+
   it('lists the binaries --node can name', async function () {
     const { code, stdout } = await cli(['node', 'list']);
     assert.equal(code, 0);

@@ -18,12 +18,13 @@ const kGraceMs = 5000;
 const kStderrTail = 2048;
 
 const groups = new Set();
-let stopped = false;
+// Bumped by stopAll(): fork columns started before it start no parent again.
+let generation = 0;
 process.on('exit', () => { for (const pid of groups) killGroup(pid); });
 
-// Out of time: every parent and its children go, and none is started again.
+// Out of time: every parent and its children go, and their columns start none again.
 function stopAll() {
-  stopped = true;
+  generation++;
   for (const pid of groups) killGroup(pid);
 }
 
@@ -90,7 +91,8 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
 async function runForkColumn({ parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain }) {
   const outcomes = new Map(cases.map((c) => [c.id, { type: c.type }]));
   let remaining = cases;
-  while (remaining.length && !stopped) {
+  const started = generation;
+  while (remaining.length && generation === started) {
     const { parts, done, failure } = await runParent({
       parent: runtimeOf(parent), child: runtimeOf(child), serialization, cases: remaining, timeoutMs, parentScript,
     });
