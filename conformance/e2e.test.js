@@ -39,7 +39,8 @@ async function assertNoLeftovers() {
 describe('conformance end to end: child_process.fork between the pinned binaries', function () {
   this.timeout(600_000);
   let result;
-  const forkColumns = (mode = 'advanced') => result.columns.filter((c) => c.codec === 'fork' && c.serialization === mode);
+  const forkColumns = (mode = 'advanced') =>
+    result.columns.filter((c) => c.codec === 'fork' && c.serialization === mode);
   const row = (id) => result.rows.find((r) => r.id === id);
 
   before(async function () {
@@ -91,14 +92,15 @@ describe('conformance end to end: child_process.fork between the pinned binaries
     }
   });
 
-  it('runs every pair in json mode too, where the json codec of every binary delivers what JSON text does', function () {
+  it('runs every pair in json mode too, where every binary delivers what JSON text does', function () {
     const columns = forkColumns('json');
     assert.equal(columns.length, pinnedVersions().length ** 2);
     for (const column of columns) {
       const judged = result.rows.filter((r) => r.cells[column.id].state !== 'N/A');
       assert.ok(judged.length >= 50, `${column.id}: ${judged.length} cases`);
       for (const r of judged) {
-        assert.ok(!failing.has(r.cells[column.id].state), `${r.id} in ${column.id}: ${r.cells[column.id].differences?.[0]?.detail}`);
+        const cell = r.cells[column.id];
+        assert.ok(!failing.has(cell.state), `${r.id} in ${column.id}: ${cell.differences?.[0]?.detail}`);
       }
     }
   });

@@ -59,7 +59,8 @@ async function gateRuntimes(collector, specs, { timeoutMs = 10_000 } = {}) {
         cases.push({
           name: `fork ${parent.label} ⇄ ${child.label} ${serialization}`, seconds: (Date.now() - started) / 1000,
           failure: silent ? {
-            message: `cannot talk: ${skewReason(wire, silent.writer, reader, serialization)}${silent.where}: ${silent.why}`,
+            message: `cannot talk: ${skewReason(wire, silent.writer, reader, serialization)}` +
+              `${silent.where}: ${silent.why}`,
             type: 'runtime-interoperability',
           } : undefined,
         });

@@ -19,7 +19,8 @@ const kProbeMs = 3000;
 
 function header(hex) {
   const f = wireFormat(Buffer.from(hex, 'hex'));
-  return f.format === 'v8' ? `V8 version ${f.version}` : f.format === 'json' ? 'JSON lines' : `not V8's format (${f.why})`;
+  if (f.format === 'v8') return `V8 version ${f.version}`;
+  return f.format === 'json' ? 'JSON lines' : `not V8's format (${f.why})`;
 }
 
 // The wire facts of one runtime, measured through a Node parent: { writes:
@@ -31,7 +32,8 @@ async function wireCheck(prober, binary, { timeoutMs }) {
   })).get(c.id)[c.parts[0]];
   const [advancedCapture, jsonCapture, ...accepts] = await Promise.all([
     ...['advanced', 'json'].map((mode) => probe(mode, { type: 'capture', id: 'capture', parts: ['capture'] })),
-    ...skewVersions.map((v) => probe('advanced', { type: 'accept', id: 'accept', parts: ['accept'], frame: skewFrame(v) })),
+    ...skewVersions.map((v) => probe('advanced',
+      { type: 'accept', id: 'accept', parts: ['accept'], frame: skewFrame(v) })),
   ]);
   const captured = (outcome) => ({
     bytes: outcome.bytes ?? '', header: outcome.bytes ? header(outcome.bytes) : 'nothing written',
@@ -82,7 +84,9 @@ function skewReason(wire, writer, reader, mode) {
   const highest = wire[reader.label].highest;
   if (f.format !== 'v8') return `${writer.label} writes a format that is not V8's; `;
   if (highest === null) return `${reader.label} does not read V8's format; `;
-  if (f.version > highest) return `header version: ${writer.label} writes ${f.version}, ${reader.label} reads at most ${highest}; `;
+  if (f.version > highest) {
+    return `header version: ${writer.label} writes ${f.version}, ${reader.label} reads at most ${highest}; `;
+  }
   return '';
 }
 
@@ -90,7 +94,9 @@ function skewReason(wire, writer, reader, mode) {
 // state: works | differs | cannot talk.
 function interopRows(result) {
   return result.columns.filter((c) => c.codec === 'fork').map((column) => {
-    const base = { parent: column.binary.label, child: column.child.label, mode: column.serialization, column: column.id };
+    const base = {
+      parent: column.binary.label, child: column.child.label, mode: column.serialization, column: column.id,
+    };
     if (column.silent) {
       const { writer, where, why } = column.silent;
       const reader = writer === column.binary ? column.child : column.binary;
@@ -98,13 +104,14 @@ function interopRows(result) {
       const writes = (b) => result.wire[b.label]?.writes[column.serialization];
       const frames = [writer, reader].filter((b) => writes(b)?.bytes).map((b) => ({ who: b.label, ...writes(b) }))
         .filter((f, i, all) => i === 0 || f.header !== all[0].header);
-      return { ...base, state: 'cannot talk', why: `${skewReason(result.wire, writer, reader, column.serialization)}${where}: ${why}`,
-        frames };
+      const skew = skewReason(result.wire, writer, reader, column.serialization);
+      return { ...base, state: 'cannot talk', why: `${skew}${where}: ${why}`, frames };
     }
     const bad = result.rows.filter((r) => failing.has(r.cells[column.id].state));
     if (!bad.length) return { ...base, state: 'works', why: '' };
     const first = bad[0].cells[column.id].differences?.find((d) => !d.known);
-    return { ...base, state: 'differs', why: `${bad.length} case${bad.length > 1 ? 's' : ''} differ, e.g. ${bad[0].id}` +
+    const count = `${bad.length} case${bad.length > 1 ? 's' : ''}`;
+    return { ...base, state: 'differs', why: `${count} differ, e.g. ${bad[0].id}` +
       `${first ? `: ${first.where}: ${first.detail}` : ''}` };
   });
 }

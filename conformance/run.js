@@ -77,7 +77,8 @@ function planColumns(binaries, { codecs = null, fork = true } = {}) {
       const kind = serialization === 'json' ? 'fork-json' : 'fork';
       for (const binary of binaries) {
         for (const child of binaries) {
-          columns.push({ id: `${binary.label}/${kind}:${child.label}`, binary, child, codec: 'fork', codecLabel: kind, serialization });
+          const id = `${binary.label}/${kind}:${child.label}`;
+          columns.push({ id, binary, child, codec: 'fork', codecLabel: kind, serialization });
         }
       }
     }
@@ -186,7 +187,8 @@ async function runForkColumnCells(column, rows, programRows, { known, timeoutMs 
 }
 
 function notApplicable(row, column) {
-  if (column.silent) return { state: 'N/A', why: `the pair cannot talk (${column.silent.where}: ${column.silent.why})` };
+  const { silent } = column;
+  if (silent) return { state: 'N/A', why: `the pair cannot talk (${silent.where}: ${silent.why})` };
   if (column.codec === 'fork' && row.kind !== 'recipe') {
     return { state: 'N/A', why: 'raw frames and programs run in advanced mode with a Node parent only' };
   }

@@ -23,7 +23,7 @@ describe('pinned runtimes on the wire', function () {
     }));
   });
 
-  it('annotates the frames of Node and Deno as V8 frames of their header version, and Bun\'s as another format', function () {
+  it('annotates Node\'s and Deno\'s frames as V8 frames of their header version, Bun\'s as another format', function () {
     const expected = { node: 15, deno: 16, bun: null };
     for (const [spec, { runtime, wire }] of checks) {
       const bytes = Buffer.from(wire.writes.advanced.bytes, 'hex');
@@ -36,7 +36,8 @@ describe('pinned runtimes on the wire', function () {
         assert.doesNotMatch(text, /length prefix \d|header: version/, spec);
       } else {
         assert.deepEqual(format, { format: 'v8', version: expected[runtime.name] }, spec);
-        assert.match(text, new RegExp(`ff ${expected[runtime.name].toString(16).padStart(2, '0')} +header: version ${expected[runtime.name]}`), spec);
+        const version = expected[runtime.name];
+        assert.match(text, new RegExp(`ff ${version.toString(16).padStart(2, '0')} +header: version ${version}`), spec);
         // Three frames, one per value of the wire sample.
         assert.equal(text.match(/length prefix/g).length, 3, spec);
       }

@@ -77,7 +77,8 @@ function readHeader(r) {
   const version = r.varint();
   r.mark(start, `header: version ${version}`, 'header');
   if (version > latestVersion || version < oldestVersion) {
-    throw new Stop(`bad-header: version ${version} is outside ${oldestVersion}..${latestVersion} (${readersOf(version)})`, start);
+    const readers = readersOf(version);
+    throw new Stop(`bad-header: version ${version} is outside ${oldestVersion}..${latestVersion} (${readers})`, start);
   }
 }
 

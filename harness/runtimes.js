@@ -38,7 +38,9 @@ function runtimeCandidates(name, version) {
 
 function parseRuntime(spec) {
   const match = specPattern.exec(spec);
-  if (!match) throw new UsageError(`--runtime ${JSON.stringify(spec)}: name deno, bun or NAME@VERSION (e.g. deno@2.9.6)`);
+  if (!match) {
+    throw new UsageError(`--runtime ${JSON.stringify(spec)}: name deno, bun or NAME@VERSION (e.g. deno@2.9.6)`);
+  }
   const [, name, version] = match;
   if (name === 'node' && !version) throw new UsageError('--runtime node needs a version (node@26.10.0), or use --node');
   return { name, version };
@@ -65,7 +67,8 @@ function resolveRuntime(spec) {
 function probeRuntime({ name, path: file }) {
   const result = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (result.status !== 0) {
-    throw new EnvironmentError(`${file} is not a usable ${name} binary (${result.error?.code ?? `exit ${result.status}`})`);
+    const why = result.error?.code ?? `exit ${result.status}`;
+    throw new EnvironmentError(`${file} is not a usable ${name} binary (${why})`);
   }
   const text = result.stdout.trim();
   const version = /(\d+\.\d+\.\d+)/.exec(text)?.[1];
@@ -81,7 +84,9 @@ function installRuntime(name, version) {
   const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund',
     `${kinds[name].package}@${version}`], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (npm.error) throw new EnvironmentError(`cannot run npm: ${npm.error.code ?? npm.error.message}`);
-  if (npm.status !== 0) throw new EnvironmentError(`npm could not install ${kinds[name].package}@${version} (exit ${npm.status})`);
+  if (npm.status !== 0) {
+    throw new EnvironmentError(`npm could not install ${kinds[name].package}@${version} (exit ${npm.status})`);
+  }
   return resolveRuntime(`${name}@${version}`);
 }
 

@@ -80,8 +80,8 @@ const knownReaders = [
 function readersOf(version) {
   const by = knownReaders.filter((r) => r.highest !== null && version >= oldestVersion && version <= r.highest);
   const not = knownReaders.filter((r) => !by.includes(r));
-  return [by.length && `read by ${by.map((r) => r.name).join(', ')}`, not.length && `not by ${not.map((r) => r.name).join(', ')}`]
-    .filter(Boolean).join('; ');
+  const names = (list) => list.map((r) => r.name).join(', ');
+  return [by.length && `read by ${names(by)}`, not.length && `not by ${names(not)}`].filter(Boolean).join('; ');
 }
 const { viewTypes, bytesPerElement } = require('./recipes/kinds');
 

@@ -1,7 +1,8 @@
 'use strict';
 // The child end of the fork cases (plan.js), started by parent.cjs in the
-// child runtime (a .cjs file, so that Deno runs it as CommonJS too). Commands arrive as JSON lines on stdin and reports leave as JSON
-// lines on stdout, so that the IPC channel carries nothing but what is tested.
+// child runtime (a .cjs file, so that Deno runs it as CommonJS too).
+// Commands arrive as JSON lines on stdin and reports leave as JSON lines on
+// stdout, so that the IPC channel carries nothing but what is tested.
 //   { op: 'send', recipe } | { op: 'send', program }: send the value(s)
 //   { op: 'raw', pieces }: write each piece into the channel once the parent
 //     has read everything before it, then send the sentinel and disconnect

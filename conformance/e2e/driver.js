@@ -42,7 +42,8 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
   return new Promise((resolve, reject) => {
     const [command, ...args] = parent.command;
     const internals = parent.name === 'node' ? ['--expose-internals', '--no-warnings'] : [];
-    const proc = spawn(command, [...args, ...internals, parentScript], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(command, [...args, ...internals, parentScript],
+      { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const parts = [];
     const done = new Set();
     let ready = false;
@@ -72,7 +73,8 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
       killGroup(proc.pid);
       groups.delete(proc.pid);
       if (!ready) {
-        reject(new EnvironmentError(`the fork parent in ${command} did not start: ${stderr.trim().split('\n').at(-1) ?? `exit ${code}`}`));
+        const last = stderr.trim().split('\n').at(-1) || `exit ${code}`;
+        reject(new EnvironmentError(`the fork parent in ${command} did not start: ${last}`));
         return;
       }
       if (!failure && done.size < cases.length) {
@@ -88,7 +90,9 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
 
 // parent, child: { name, command } of a runtime (harness/runtimes.js), or node
 // binary paths. Map of case id -> { type, record } (raw) or { type, toChild, toParent }.
-async function runForkColumn({ parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain }) {
+async function runForkColumn({
+  parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain,
+}) {
   const outcomes = new Map(cases.map((c) => [c.id, { type: c.type }]));
   let remaining = cases;
   const started = generation;

@@ -67,7 +67,8 @@ class Child {
     this.stderr = '';
     // spawn with an 'ipc' stdio, not fork: Deno's fork gives any child Deno's own arguments.
     const [command, ...args] = job.child;
-    this.proc = spawn(command, [...args, childMain], { serialization: job.serialization, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    this.proc = spawn(command, [...args, childMain],
+      { serialization: job.serialization, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     this.proc.stdin.on('error', () => {});  // EPIPE once it is gone; 'exit' says why
     this.proc.stderr.setEncoding('utf8');
     this.proc.stderr.on('data', (t) => { this.stderr = (this.stderr + t).slice(-kStderrTail); });
@@ -228,7 +229,8 @@ async function capture() {
     const count = programs[wireSample].values().length;
     const settled = Date.now() + kQuietMs;
     while (Date.now() < settled && messages + errors.length < count) await new Promise((r) => setTimeout(r, 20));
-    return { kind: 'capture', bytes: Buffer.concat(chunks).toString('hex'), messages, errors, ...(failure && { failure }) };
+    const bytes = Buffer.concat(chunks).toString('hex');
+    return { kind: 'capture', bytes, messages, errors, ...(failure && { failure }) };
   } finally {
     onUncaught = null;
     child.kill();

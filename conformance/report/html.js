@@ -131,7 +131,8 @@ ${frames.join('\n')}
 <h3>Wire formats and V8 header versions (measured)</h3>
 ${infoTable(['runtime', 'writes (advanced)', 'reads header versions', 'highest read', 'writes (json)', 'notes'],
     wire.map((w) => [w.label, w.writes, w.reads, w.highest, w.json, w.notes].map(esc)))}
-${result.skipped?.length ? `<p>Not run for lack of time (--budget): ${esc(result.skipped.map(m.columnName).join(', '))}.</p>` : ''}`;
+${result.skipped?.length ?
+    `<p>Not run for lack of time (--budget): ${esc(result.skipped.map(m.columnName).join(', '))}.</p>` : ''}`;
 }
 
 function reportHtml(result, { known, generatedAt, command }) {

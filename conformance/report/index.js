@@ -11,7 +11,8 @@ const { interopRows } = require('../interop');
 
 function reportJson(result, meta) {
   const columns = result.columns.map((c) => ({
-    id: c.id, binary: c.binary.label, codec: c.codecLabel, ...(c.child && { child: c.child.label, serialization: c.serialization }),
+    id: c.id, binary: c.binary.label, codec: c.codecLabel,
+    ...(c.child && { child: c.child.label, serialization: c.serialization }),
   }));
   const rows = result.rows.map((row) => ({
     ...row,

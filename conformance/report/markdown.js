@@ -62,7 +62,8 @@ function interopMarkdown(result) {
   const out = ['## Interoperability', '',
     'Every parent ⇄ child pair through child_process, in each serialization: works (every case passes), ' +
     'differs (they talk; some cases fail) or cannot talk (the wire sample does not get through).', '',
-    table(['parent', 'child', 'mode', 'result', 'why'], rows.map((r) => [r.parent, r.child, r.mode, r.state, r.why])), ''];
+    table(['parent', 'child', 'mode', 'result', 'why'],
+      rows.map((r) => [r.parent, r.child, r.mode, r.state, r.why])), ''];
   for (const r of rows.filter((x) => x.state === 'cannot talk')) {
     for (const f of r.frames) {
       out.push(`${r.parent} ⇄ ${r.child} ${r.mode}: what ${f.who} writes for the wire sample:`, '',

@@ -161,7 +161,8 @@ function binaryRows(result) {
     node: b.info.node ?? `${b.info.runtime} ${b.info.version}`,
     v8: b.info.v8 ?? b.info.engine,
     ipcSerdes: b.info.ipcSerdes ? `yes${b.info.framer ? ', IPCChannelFramer' : ''}` : 'no',
-    childProcess: b.info.runtime ? `${b.info.runtime}'s own` : b.info.builtinUsesNative ? 'native (ipc_serdes)' : 'JavaScript',
+    childProcess: b.info.runtime ? `${b.info.runtime}'s own` :
+      b.info.builtinUsesNative ? 'native (ipc_serdes)' : 'JavaScript',
     path: path.relative(process.cwd(), b.path) || b.path,
   }));
 }
@@ -185,7 +186,8 @@ function wireRows(result) {
 function frameText(hex, mode, maxLines = 14) {
   if (mode === 'json') return Buffer.from(hex, 'hex').toString('utf8').trim();
   const lines = hexdump(Buffer.from(hex, 'hex')).split('\n');
-  return [...lines.slice(0, maxLines), ...(lines.length > maxLines ? [`… ${lines.length - maxLines} more lines`] : [])].join('\n');
+  const more = lines.length > maxLines ? [`… ${lines.length - maxLines} more lines`] : [];
+  return [...lines.slice(0, maxLines), ...more].join('\n');
 }
 
 module.exports = {
