@@ -118,9 +118,10 @@ const interopClass = { 'works': 'pass', 'differs': 'fail', 'cannot talk': 'crash
 function interopHtml(result) {
   const rows = interopRows(result);
   if (!rows.length) return '';
+  // Folded, so that the table stays short at the top of the page.
   const frames = rows.filter((r) => r.state === 'cannot talk').flatMap((r) => r.frames.map((f) =>
-    `<h3>${esc(`${r.parent} ⇄ ${r.child} ${r.mode}`)}: what ${esc(f.who)} writes for the wire sample</h3>` +
-    `<pre>${esc(m.frameText(f.bytes, r.mode))}</pre>`));
+    `<details><summary>${esc(`${r.parent} ⇄ ${r.child} ${r.mode}`)}: what ${esc(f.who)} writes for the wire sample ` +
+    `(${esc(f.header)})</summary><pre>${esc(m.frameText(f.bytes, r.mode))}</pre></details>`));
   const wire = m.wireRows(result);
   return `<h2>Interoperability</h2>
 <p>Every parent ⇄ child pair through child_process, in each serialization: works (every case passes),

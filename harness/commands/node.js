@@ -11,7 +11,7 @@ const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
 const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../nodes');
 const { EnvironmentError, UsageError } = require('../errors');
-const { parseRuntime, resolveRuntime, probeRuntime, installRuntime } = require('../runtimes');
+const { parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes } = require('../runtimes');
 
 const usage = 'usage: ipcfuzz node add VERSION|deno@VERSION|bun@VERSION... | ipcfuzz node list [--json]';
 
@@ -78,6 +78,22 @@ function cachedVersions() {
   return fs.readdirSync(cacheDir).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && installed(v));
 }
 
+// The runtimes --runtime can name: pinned ones and those added into the cache folder.
+function runtimeRows() {
+  const pinned = pinnedRuntimes().map((r) => `${r.name}@${r.version}`);
+  const folders = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : [];
+  const cached = folders.map((d) => /^(deno|bun)-(\d+\.\d+\.\d+)$/.exec(d)).filter(Boolean).map(([, n, v]) => `${n}@${v}`);
+  return [...new Set([...pinned, ...cached])].map((spec) => {
+    let found = null;
+    try {
+      found = resolveRuntime(spec).path;
+    } catch {
+      // listed as not installed
+    }
+    return { spec, pinned: pinned.includes(spec), path: found };
+  });
+}
+
 function list(values) {
   const versions = [...new Set([...pinnedVersions(), ...cachedVersions()])];
   const rows = versions.map((version) => {
@@ -91,6 +107,11 @@ function list(values) {
   for (const r of rows) {
     const where = r.pinned ? 'pinned' : 'cache';
     console.log(`${r.version.padEnd(9)} ${where.padEnd(6)} ${r.path ? `${describe(r.info)}  ${path.relative(process.cwd(), r.path)}` : 'not installed (npm ci)'}`);
+  }
+  for (const r of runtimeRows()) {
+    const where = r.pinned ? 'pinned' : 'cache';
+    const at = r.path ? path.relative(process.cwd(), r.path) : 'not installed (npm ci)';
+    console.log(`${r.spec.padEnd(15)} ${where.padEnd(6)} --runtime ${r.spec}  ${at}`);
   }
   return 0;
 }
