@@ -19,6 +19,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .meta { color: #5b6475; margin: 0 0 16px; }
 table { border-collapse: collapse; }
 .info td, .info th { border: 1px solid #d8dde6; padding: 3px 8px; text-align: left; }
+.info td:nth-child(-n+3) { white-space: nowrap; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 14px; margin: 8px 0 4px; }
 .legend span.cell { display: inline-block; min-width: 56px; margin-right: 4px; }
 .matrix { font-size: 13px; }
