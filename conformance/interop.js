@@ -70,7 +70,8 @@ async function handshake(column, { timeoutMs }) {
   const { toChild, toParent } = outcomes.get('handshake');
   for (const [where, o] of [['parent → child', toChild], ['child → parent', toParent]]) {
     if (o?.kind !== 'ok' || o.messages.length !== sampleCount) {
-      return { where, why: summarize(o), writer: where === 'parent → child' ? column.binary : column.child };
+      const raised = o?.errors?.length ? ` after ${o.errors[0].name}: ${o.errors[0].message}` : '';
+      return { where, why: `${summarize(o)}${raised}`, writer: where === 'parent → child' ? column.binary : column.child };
     }
   }
   return null;

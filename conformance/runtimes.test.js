@@ -9,6 +9,10 @@ const { hexdump } = require('../harness/hexdump');
 const { knownReaders } = require('../harness/wire');
 const { resolveRuntime, pinnedRuntimes } = require('../harness/runtimes');
 const { pinnedVersions } = require('../harness/nodes');
+const { runConformance } = require('./run');
+const { interopRows } = require('./interop');
+const { reportMarkdown } = require('./report/markdown');
+const { loadKnown } = require('../harness/known');
 
 describe('pinned runtimes on the wire', function () {
   this.timeout(300_000);
@@ -52,5 +56,30 @@ describe('pinned runtimes on the wire', function () {
       assert.ok(entry, `${name} is missing from wire.js knownReaders`);
       assert.equal(entry.highest, wire.highest, name);
     }
+  });
+
+  it('says in the interoperability table why Node cannot talk to Deno and Bun, and how every pair does in json', async function () {
+    const node = pinnedVersions()[0];
+    const runtimes = pinnedRuntimes().map((r) => `${r.name}@${r.version}`);
+    const result = await runConformance({
+      nodes: [node], runtimes, codecs: [], known: loadKnown(), only: /^accept\/primitives\/(true|string-ascii)$/,
+    });
+    const rows = interopRows(result);
+    const row = (parent, child, mode) => rows.find((r) => r.parent.startsWith(parent) && r.child.startsWith(child) &&
+      r.mode === mode);
+    assert.equal(rows.length, 2 * (1 + runtimes.length) ** 2);
+    for (const [parent, child] of [[node, 'deno'], ['deno', node]]) {
+      const r = row(parent, child, 'advanced');
+      assert.equal(r.state, 'cannot talk');
+      assert.match(r.why, new RegExp(`^header version: deno-\\S+ writes 16, ${node.replace(/\./g, '\\.')} reads at most 15`));
+      assert.equal(r.frames[0].header, 'V8 version 16');
+    }
+    assert.match(row(node, 'bun', 'advanced').why, /^bun-\S+ does not read V8's format/);
+    assert.match(row('bun', node, 'advanced').why, /^bun-\S+ writes a format that is not V8's/);
+    assert.equal(row(node, node, 'advanced').state, 'works');
+    for (const r of rows.filter((x) => x.mode === 'json')) assert.notEqual(r.state, 'cannot talk', `${r.parent} ⇄ ${r.child}`);
+    const markdown = reportMarkdown(result, { known: [], generatedAt: 'now', command: 'test' });
+    assert.ok(markdown.indexOf('## Interoperability') < markdown.indexOf('## Binaries'));
+    assert.match(markdown, /ff 10 +header: version 16/);
   });
 });

@@ -178,7 +178,8 @@ async function collect(child, { expected, message, error, effects }) {
     else if (e.event === 'unbuildable') return { kind: 'unbuildable', error: e.error };
     else if (e.event === 'exit' || e.event === 'timeout') {
       dropValueChild();
-      return child.failure(e, job.timeoutMs);
+      // What the receiver raised before it stopped says why (a header version it cannot read).
+      return { ...child.failure(e, job.timeoutMs), ...(errors.length && { errors }) };
     }
   }
   if (errors.length) return { kind: 'reject', error: errors[0], at: 'receiver', effects: sentEffects };
