@@ -71,7 +71,8 @@ async function handshake(column, { timeoutMs }) {
   for (const [where, o] of [['parent → child', toChild], ['child → parent', toParent]]) {
     if (o?.kind !== 'ok' || o.messages.length !== sampleCount) {
       const raised = o?.errors?.length ? ` after ${o.errors[0].name}: ${o.errors[0].message}` : '';
-      return { where, why: `${summarize(o)}${raised}`, writer: where === 'parent → child' ? column.binary : column.child };
+      const writer = where === 'parent → child' ? column.binary : column.child;
+      return { where, why: `${summarize(o)}${raised}`, writer };
     }
   }
   return null;
