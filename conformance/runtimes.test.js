@@ -27,7 +27,7 @@ describe('pinned runtimes on the wire', function () {
     }));
   });
 
-  it('annotates Node\'s and Deno\'s frames as V8 frames of their header version, Bun\'s as another format', function () {
+  it('annotates Node and Deno frames as V8 frames of their header version, Bun\'s as another format', function () {
     const expected = { node: 15, deno: 16, bun: null };
     for (const [spec, { runtime, wire }] of checks) {
       const bytes = Buffer.from(wire.writes.advanced.bytes, 'hex');
