@@ -70,8 +70,11 @@ async function run(args) {
   const nodes = listFlag(flags.node);
   const codecs = listFlag(flags.codec);
   const known = loadKnown(flags['no-known'] ? null : flags.known);
-  const runtimes = listFlag(flags.runtime);
-  runtimes.forEach(parseRuntime);
+  // node@VERSION is a Node binary like --node VERSION, with its in-process columns.
+  const named = listFlag(flags.runtime).map(parseRuntime);
+  nodes.push(...named.filter((r) => r.name === 'node').map((r) => r.version));
+  const runtimes = named.filter((r) => r.name !== 'node').map((r) => (r.version ? `${r.name}@${r.version}` : r.name));
+  if (runtimes.length && flags['no-fork']) throw new UsageError('--runtime runs fork cases only: drop --no-fork');
   const budget = flags.budget === undefined ? null : positiveInteger(flags.budget, 'budget');
   const started = Date.now();
   const result = await runConformance({
