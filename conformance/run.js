@@ -73,6 +73,11 @@ function planColumns(binaries, { codecs = null, fork = true } = {}) {
     }
   }
   if (fork) {
+    // Raw frames into a child of each other runtime, from a Node parent: how its reader takes them.
+    const prober = binaries.find(isNode);
+    for (const binary of binaries.filter((b) => !isNode(b))) {
+      columns.push({ id: `${binary.label}/reads`, binary, prober, codec: 'reads', codecLabel: 'reads raw' });
+    }
     for (const serialization of ['advanced', 'json']) {
       const kind = serialization === 'json' ? 'fork-json' : 'fork';
       for (const binary of binaries) {
@@ -173,6 +178,26 @@ function judgeFork(row, column, outcome, known) {
   return { ...cell({ vector: row, column, differences, outcomes: [outcome.toChild, outcome.toParent], known }), actual: outcome };
 }
 
+// Frame and stream vectors written raw by a Node parent into children of a
+// runtime; one that reads no V8 frame at all (the wire check) gets no cases.
+async function runReaderColumnCells(column, rows, { known, timeoutMs, wire }) {
+  if (wire?.[column.binary.label]?.highest === null) {
+    column.skipWhy = `${column.binary.label} reads no V8 frame (see the wire check)`;
+    return new Map();
+  }
+  const raws = rows.filter((r) => r.kind !== 'recipe');
+  const cases = raws.map((r) => ({ type: 'inject', id: r.id, parts: ['inject'], input: r.input }));
+  const outcomes = await runForkColumn({
+    parent: column.prober.runtime, child: column.binary.runtime, cases, timeoutMs,
+  });
+  return new Map(raws.map((row) => {
+    const outcome = outcomes.get(row.id).inject;
+    const differences = channelDifferences('parent writes, child reads', row.expected.fork, outcome);
+    const judged = cell({ vector: row, column, differences, outcomes: [outcome], known });
+    return [row.id, { ...judged, actual: { inject: outcome } }];
+  }));
+}
+
 // A pair that cannot exchange the wire sample gets no cases: one
 // interoperability row says why (column.silent), not a failure per case.
 async function runForkColumnCells(column, rows, programRows, { known, timeoutMs }) {
@@ -189,6 +214,8 @@ async function runForkColumnCells(column, rows, programRows, { known, timeoutMs 
 function notApplicable(row, column) {
   const { silent } = column;
   if (silent) return { state: 'N/A', why: `the pair cannot talk (${silent.where}: ${silent.why})` };
+  if (column.skipWhy) return { state: 'N/A', why: column.skipWhy };
+  if (column.codec === 'reads') return { state: 'N/A', why: 'values and programs run in the fork columns' };
   if (column.codec === 'fork' && row.kind !== 'recipe') {
     return { state: 'N/A', why: 'raw frames and programs run in advanced mode with a Node parent only' };
   }
@@ -238,12 +265,14 @@ async function runConformance(options) {
   if (!wire) skipped.push({ id: 'wire-check', name: 'the wire check' });
   // In-process columns are light and fork columns heavy: each kind gets the cores in turn.
   for (const kind of ['codec', 'fork']) {
-    const chosen = planned.filter((c) => (c.codec === 'fork') === (kind === 'fork'));
+    const chosen = planned.filter((c) => (c.codec === 'fork' || c.codec === 'reads') === (kind === 'fork'));
     skipped.push(...await inParallel(chosen, parallel, deadline, async (column) => {
       const started = Date.now();
-      const cells = kind === 'fork' ?
-        await runForkColumnCells(column, vectors, programRows, { known, timeoutMs }) :
-        await runCodecColumn(column, vectors, { known, timeoutMs });
+      const run = {
+        fork: () => runForkColumnCells(column, vectors, programRows, { known, timeoutMs }),
+        reads: () => runReaderColumnCells(column, vectors, { known, timeoutMs, wire }),
+      }[column.codec] ?? (() => runCodecColumn(column, vectors, { known, timeoutMs }));
+      const cells = await run();
       cellsByColumn.set(column.id, cells);
       onColumn(column, Date.now() - started);
     }));

@@ -12,7 +12,7 @@
 const fs = require('node:fs');
 const { describeError } = require('../../harness/ops');
 const { channelTree } = require('../trees');
-const { SENTINEL, buildValues } = require('./plan');
+const { SENTINEL, buildValues, writeAll } = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 
 const report = (line) => fs.writeSync(1, `${JSON.stringify(line)}\n`);
@@ -40,20 +40,6 @@ function sendValues(command) {
     built.teardown();
   }
   report(result);
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-// The channel is non-blocking: a large write is finished piece by piece.
-function writeAll(fd, bytes) {
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += fs.writeSync(fd, bytes, at);
-    } catch (err) {
-      if (err.code !== 'EAGAIN') throw err;
-      Atomics.wait(sleeper, 0, 0, 1);
-    }
-  }
 }
 
 let acked = 0;

@@ -14,7 +14,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { describeError } = require('../../harness/ops');
 const { channelTree } = require('../trees');
-const { buildValues, channelRecord, partsOf, pieces, programs, wireSample } = require('./plan');
+const {
+  SENTINEL, buildValues, channelRecord, partsOf, pieces, programs, wireSample, writeAll,
+} = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 
 const childMain = path.join(__dirname, 'child.cjs');
@@ -243,7 +245,7 @@ async function accept(c) {
   const child = new Child();
   const { channel } = channelAccess(child.proc);
   try {
-    fs.writeSync(channel.fd, Buffer.from(c.frame, 'hex'));
+    writeAll(channel.fd, Buffer.from(c.frame, 'hex'));
     let outcome = null;
     const failure = await until(child, (e) => {
       if (e.event === 'message') outcome = { kind: 'ok', tree: e.tree };
@@ -256,7 +258,54 @@ async function accept(c) {
   }
 }
 
-const parts = { record: raw, toChild, toParent, capture, accept };
+// A frame of the sentinel or a ping, as this (Node) parent writes it.
+function frameOf(value) {
+  const payload = require('node:v8').serialize(value);
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32BE(payload.length);
+  return Buffer.concat([prefix, payload]);
+}
+
+const kPing = 'ipcfuzz:ping';
+// How long a reader gets to deliver more after the last thing it did.
+const kSettleMs = 1500;
+
+// Raw bytes the other way: this process writes them into a fresh child's
+// channel, after a ping that shows the child reads, then the sentinel; the
+// child reports what it made of them.
+async function inject(c) {
+  const child = new Child();
+  const { channel } = channelAccess(child.proc);
+  const messages = [];
+  const errors = [];
+  let next = false;
+  const onEvent = (e) => {
+    if (e.event === 'message' && e.tree.t === 'string' && e.tree.v === SENTINEL) next = true;
+    else if (e.event === 'message') messages.push(e.tree);
+    else if (e.event === 'receive-error') errors.push(e.error);
+  };
+  try {
+    writeAll(channel.fd, frameOf(kPing));
+    const failure = await until(child, (e) => e.event === 'message' && e.tree.v === kPing);
+    if (failure) return failure;
+    for (const hex of [...pieces(c.input), frameOf(SENTINEL).toString('hex')]) {
+      writeAll(channel.fd, Buffer.from(hex, 'hex'));
+      await new Promise((resolve) => setTimeout(resolve, 20));  // one read per piece, as far as timing gives
+    }
+    for (;;) {
+      const e = await child.take(Date.now() + kSettleMs);
+      if (e.event === 'timeout') break;
+      if (e.event === 'exit' && (e.signal || e.code)) return child.failure(e, job.timeoutMs);
+      onEvent(e);
+      if (next) break;
+    }
+    return { kind: 'ok', messages, errors, next };
+  } finally {
+    child.kill();
+  }
+}
+
+const parts = { record: raw, toChild, toParent, capture, accept, inject };
 
 async function runCase(c) {
   for (const part of partsOf(c)) {

@@ -14,6 +14,7 @@
 //   wire sample: known values whose frames, as each runtime writes them, the
 //   report shows.
 
+const fs = require('node:fs');
 const { buildInput } = require('../../harness/recipes/build');
 
 const SENTINEL = 'ipcfuzz:next';
@@ -70,4 +71,19 @@ function buildValues({ recipe, program }, effects) {
   return { values: [value], setup, teardown };
 }
 
-module.exports = { SENTINEL, pieces, partsOf, channelRecord, programs, wireSample, buildValues };
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+// Raw writes into a channel, whose descriptor is non-blocking: a large write
+// is finished piece by piece.
+function writeAll(fd, bytes) {
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += fs.writeSync(fd, bytes, at);
+    } catch (err) {
+      if (err.code !== 'EAGAIN') throw err;
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  }
+}
+
+module.exports = { writeAll, SENTINEL, pieces, partsOf, channelRecord, programs, wireSample, buildValues };

@@ -126,7 +126,9 @@ function cellLines(row, column, cell, knownById) {
   for (const d of cell.notes ?? []) lines.push(`error class differs (not judged) in ${d.where}: ${d.detail}`);
   for (const [op, outcome] of Object.entries(cell.actual ?? {})) {
     if (op === 'type') continue;
-    const where = { toChild: 'parent → child', toParent: 'child → parent', record: 'parent received' }[op] ?? op;
+    const where = {
+      toChild: 'parent → child', toParent: 'child → parent', record: 'parent received', inject: 'child received',
+    }[op] ?? op;
     lines.push(`${where}: ${summarize(outcome)}${outcome?.at ? ` (at the ${outcome.at})` : ''}`);
   }
   const replay = replayCommand(row, column);
