@@ -70,7 +70,8 @@ function nameTd(f) {
 
 function matrixTable(result, secs) {
   // Columns come in blocks: a binary's codecs in process, then a parent binary's fork columns.
-  const blockOf = (c) => (c.codec === 'fork' ? `fork${c.serialization === 'json' ? ' (json)' : ''}: parent ${c.binary.label}` :
+  const mode = (c) => (c.serialization === 'json' ? ' (json)' : '');
+  const blockOf = (c) => (c.codec === 'fork' ? `fork${mode(c)}: parent ${c.binary.label}` :
     c.codec === 'reads' ? `${c.binary.label}, parent ${c.prober.label}` : `node ${c.binary.label}`);
   const blocks = [];
   const starts = new Set();
