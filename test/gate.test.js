@@ -54,8 +54,10 @@ describe('ipcfuzz gate', function () {
     assert.ok(sections.length >= 3);
     for (const s of sections) {
       assert.match(s, /outcomes \(a │ b\)/);
-      assert.match(s, /Standalone repro/);
+      assert.match(s, /^Replay: `npx ipcfuzz diff /m);
+      assert.match(s, /repro\.js/);
     }
+    assert.ok(summary.length < 60_000);
   });
 
   it('writes JUnit XML and SARIF that validate against their schemas', function () {
@@ -108,5 +110,71 @@ describe('ipcfuzz gate', function () {
     assert.match(summary, /Codec \*\*a\*\*: `builtin` in node v26\.3\.1/);
     assert.match(summary, /Codec \*\*b\*\*: `builtin` in node v26\.10\.0/);
     assert.match(summary, /crash\/serialize\/b:crash SIGSEGV/);
+  });
+});
+
+// summary.md of many findings, from finding folders written by the real
+// FindingStore for real check results: it must fit a PR comment.
+describe('gate summary.md', function () {
+  this.timeout(120_000);
+  const { FindingStore } = require('../harness/findings');
+  const { summaryMarkdown, kLimit } = require('../harness/gate/markdown');
+  const { useSession, fixture, frame } = require('./fixtures/helpers');
+  const session = useSession('native');
+  let dir;
+  let findings;
+  let sides;
+
+  before(async function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-summary-'));
+    const byteLength = await session.check('value', { module: fixture('u8-bytelength.js') });
+    // A long stream: its annotated dump runs to hundreds of lines.
+    const long = await session.check('stream', { bytes: frame(`ff0f 22 ${'8008'} ${'61'.repeat(1024)}`).repeat(4), chunks: [] });
+    const { Session } = require('../harness/session');
+    const probe = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+    sides = probe.sides;
+    probe.close();
+    const store = new FindingStore(path.join(dir, 'findings'));
+    findings = Array.from({ length: 300 }, (_, i) => {
+      const difference = { ...byteLength.differences[0], signature: `${byteLength.differences[0].signature}.${i}` };
+      const result = { ...(i % 2 ? byteLength : long), differences: [difference] };
+      const { folder } = store.record(result, difference, { sides, origin: { stage: 'properties' } });
+      return { difference, folder, stage: 'properties' };
+    });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const summary = (n) => summaryMarkdown({
+    verdict: 'fail', findings: findings.slice(0, n), seconds: 12, known: {}, stale: [],
+    sides: { a: { codec: 'js', version: 'v26.10.0' }, b: { codec: 'native', version: 'v26.10.0' } },
+    stages: [{ name: 'properties (fixed seed)', seconds: 10, cases: findings.slice(0, n).map((f) => ({ name: f.difference.signature,
+      failure: { message: f.difference.signature } })) }],
+  });
+
+  it('stays under 60,000 characters for 30 findings, each with its tiers, excerpt and replay', function () {
+    const text = summary(30);
+    assert.ok(text.length < 60_000 && kLimit <= 60_000, `${text.length} characters`);
+    const sections = text.split(/^### \d+\. /m).slice(1);
+    // Excerpts shrink so that all 30 are shown.
+    assert.equal(sections.length, 30);
+    for (const s of sections) {
+      assert.match(s, /^\*\*bytes\*\* \(found by properties\): serialize: frames differ/m);
+      assert.match(s, /bytes\s+DIFF/);
+      assert.match(s, /outcomes \(a │ b\)/);
+      assert.match(s, /^Replay: `npx ipcfuzz diff --(value|stream) /m);
+      assert.match(s, /node --expose-internals findings\/[^/]+\/repro\.js/);
+      assert.doesNotMatch(s, /const harness = /, 'the whole repro stays in the artifacts');
+    }
+    // A findings' long dump is cut, and says where the rest is.
+    assert.match(text, /… \d+ more lines in report\.txt/);
+  });
+
+  it('stays under 60,000 characters for 300 findings', function () {
+    const text = summary(300);
+    assert.ok(text.length < 60_000, `${text.length} characters`);
+    // Whatever is not shown is counted, never silently dropped.
+    const shown = text.split(/^### \d+\. /m).length - 1;
+    assert.equal(Number(/^(\d+) more findings not shown here/m.exec(text)?.[1]), 300 - shown);
+    assert.match(text, /### What ran/);
   });
 });
