@@ -78,6 +78,10 @@ describe('ipcfuzz gate', function () {
     const known = path.join(dir, 'known.json');
     const emitted = gate(path.join(dir, 'emit'), '--emit-known', known);
     assert.equal(emitted.status, 1);
+    // Each accepted finding is scoped to the codec pair and build it was found on.
+    const added = JSON.parse(fs.readFileSync(known, 'utf8')).entries.slice(require('../harness/known').loadKnown().length);
+    assert.ok(added.length >= 3);
+    for (const e of added) assert.deepEqual(e.scope, { a: 'js', b: 'native', node: '>=26.10.0' });
     const second = gate(path.join(dir, 'second'), '--known', known);
     assert.equal(second.status, 0, second.stdout);
     assert.match(second.read('summary.md'), /^## ✅ ipcfuzz gate: no new difference/);
@@ -93,6 +97,19 @@ describe('ipcfuzz gate', function () {
     assert.equal(run.status, 1);
     assert.match(run.stdout, /stale known entry: fixed-long-ago/);
     assert.match(run.read('summary.md'), /### Stale known differences[\s\S]*fixed-long-ago/);
+  });
+
+  // The default entries are recorded for js against native: a gate of native
+  // against an adapter neither applies nor judges them.
+  it('reports no stale entry for a codec pair the known entries were not recorded for', function () {
+    const adapter = path.join(root, 'test', 'fixtures', 'wrapped-js.js');
+    const run = gate(path.join(dir, 'pair'), '--a', 'native', '--b', adapter);
+    assert.ok(run.status === 0 || run.status === 1, run.stderr);
+    assert.match(run.stdout, / 0 stale known entries/);
+    assert.doesNotMatch(run.stdout, /stale known entry:/);
+    assert.doesNotMatch(run.read('summary.md'), /Stale known differences/);
+    const skipped = run.read('junit.xml').match(/<skipped message="out of scope: recorded for js ~ native\|builtin[^"]*"/g) ?? [];
+    assert.equal(skipped.length, require('../harness/known').loadKnown().length);
   });
 
   it('fails against a mutant adapter, naming its bug', function () {

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, checkNewFile } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown, classify } = require('../known');
+const { loadKnown, classify, splitByScope } = require('../known');
 const { renderResult } = require('../report');
 const { reproScript } = require('../repro');
 const { UsageError } = require('../errors');
@@ -92,7 +92,7 @@ async function run(args) {
     const result = await session.check(type, input);
     if (type !== 'value' && model.available()) result.model = model.verdictLines(Buffer.from(input.bytes, 'hex'));
     if (result.skipped) throw new UsageError(`the value could not be built: ${result.skipped.split('\n')[0]}`);
-    classify(result.differences, known);
+    classify(result.differences, splitByScope(known, session.sides).applies);
     if (values.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
     else console.log(renderResult(result, session.sides));
     if (values.repro !== undefined) {

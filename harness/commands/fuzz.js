@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown } = require('../known');
+const { loadKnown, splitByScope } = require('../known');
 const { FindingStore } = require('../findings');
 const { UsageError } = require('../errors');
 const { root } = require('../nodes');
@@ -145,8 +145,9 @@ async function run(args) {
   const values = checkFlags(parse(args, flags));
   const { seconds } = values;
   const options = sessionOptions(values);
-  const known = loadKnown(options.knownFile);
+  const listed = loadKnown(options.knownFile);
   const session = new Session(options);
+  const known = splitByScope(listed, session.sides).applies;
   let store;
   try {
     store = new FindingStore(values.out);

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown, defaultFile } = require('../known');
+const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../known');
 const { runGate } = require('../gate/run');
 const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
@@ -16,13 +16,14 @@ const { version } = require('../../package.json');
 
 // A known-differences file: the list in use plus an entry accepting each new
 // finding, for a reviewer to give reasons to (or to shrink) before committing it.
-function emitKnown(file, gate, knownFile) {
+function emitKnown(file, gate, knownFile, sides) {
   const base = knownFile === null ? { entries: [] } : JSON.parse(fs.readFileSync(knownFile ?? defaultFile, 'utf8'));
   for (const f of gate.findings) {
     const meta = JSON.parse(fs.readFileSync(path.join(f.folder, 'finding.json'), 'utf8'));
     base.entries.push({
       id: path.basename(f.folder),
       tier: f.difference.tier,
+      scope: scopeOf(sides),
       match: { signature: f.difference.signature },
       reason: `Accepted by a reviewer: ${f.difference.where}: ${f.difference.detail}`,
       reproducer: { type: meta.type, input: meta.input },
@@ -50,7 +51,8 @@ async function run(args) {
   const session = new Session(options);
   fs.mkdirSync(out, { recursive: true });
   try {
-    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget });
+    const { applies, outside } = splitByScope(known, session.sides);
+    const gate = await runGate({ session, known: applies, outside, knownFile: options.knownFile, out, budget });
     const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
@@ -65,7 +67,7 @@ async function run(args) {
       fs.appendFileSync(path.join(out, 'summary.md'), `\n${bench.markdown}`);
       console.log(bench.line);
     }
-    if (values['emit-known'] !== undefined) emitKnown(values['emit-known'], gate, options.knownFile);
+    if (values['emit-known'] !== undefined) emitKnown(values['emit-known'], gate, options.knownFile, session.sides);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
