@@ -312,7 +312,7 @@ describe('ipcfuzz CLI', function () {
     };
 
     // Writes a repro, moves it out of the repository and runs it there.
-    async function reproduce(inputArgs, name) {
+    async function reproduce(inputArgs, name, { nodePath = node26, nodeArgs = ['--expose-internals', '--no-warnings'] } = {}) {
       const target = path.join(dir, name);
       const made = await cli(['diff', ...inputArgs, '--repro', target]);
       assert.ok(fs.existsSync(target), made.stderr);
@@ -320,7 +320,7 @@ describe('ipcfuzz CLI', function () {
       try {
         const moved = path.join(away, 'repro.js');
         fs.copyFileSync(target, moved);
-        const run = await runNode(node26, ['--expose-internals', '--no-warnings', moved]);
+        const run = await runNode(nodePath, [...nodeArgs, moved]);
         return { made, run };
       } finally {
         fs.rmSync(away, { recursive: true, force: true });
@@ -348,6 +348,45 @@ describe('ipcfuzz CLI', function () {
       const { run } = await reproduce(['--frame', agreeing], 'frame-repro.js');
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^SAME$/m);
+    });
+
+    // Exit 1 is DIFF: a repro that cannot run says why in one line, exit 2.
+    const cannotRun = (run, pattern) => {
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr.replace(/^\(node:\d+\).*\n(\(Use .*\n)?/gm, ''), /^repro: cannot run: [^\n]+\n$/);
+      assert.match(run.stderr, pattern);
+    };
+
+    it('exits 2 with one line when node lacks --expose-internals', async function () {
+      const { run } = await reproduce(['--recipe', sameRecipe], 'no-internals.js', { nodeArgs: [] });
+      cannotRun(run, /not started with --expose-internals/);
+    });
+
+    it('exits 2 with one line on a node without ipc_serdes when codec b is native', async function () {
+      const { run } = await reproduce(['--recipe', sameRecipe], 'old-node.js', { nodePath: node263 });
+      cannotRun(run, /codec b \(native\) cannot be loaded: node v26\.3\.1 has no internalBinding\('ipc_serdes'\)/);
+    });
+
+    it('names the codec call it is making when the codec crashes the process', async function () {
+      const port = file('port-repro.json', JSON.stringify({ k: 'port', props: [['0', { k: 'number', v: 5 }]] }));
+      const { made, run } = await reproduce(['--recipe', port], 'crash-repro.js');
+      assert.equal(made.code, 1);
+      assert.equal(run.signal, 'SIGSEGV', `exit ${run.code}: ${run.stderr}`);
+      assert.match(run.stderr, /repro: call \d+: codec b \(native\) serialize\n$/);
+    });
+
+    it('applies the known differences diff applied, and says which', async function () {
+      const known = await reproduce(['--frame', hostTag2], 'known-repro.js');
+      assert.equal(known.made.code, 0);
+      assert.equal(known.run.code, 0, known.run.stdout);
+      assert.match(known.run.stdout, /known \(host-tag-error-code\)/);
+      assert.match(known.run.stdout, /^SAME except 1 known difference$/m);
+      assert.match(fs.readFileSync(path.join(dir, 'known-repro.js'), 'utf8'), /^\/\/ Known differences, .*: host-tag-error-code\.$/m);
+      const none = await reproduce(['--frame', hostTag2, '--no-known'], 'no-known-repro.js');
+      assert.equal(none.made.code, 1);
+      assert.equal(none.run.code, 1, none.run.stdout);
+      assert.match(fs.readFileSync(path.join(dir, 'no-known-repro.js'), 'utf8'), /^\/\/ No known difference applied/m);
     });
 
     // A value module returns the bare value, where ops.serialize expects
