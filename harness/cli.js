@@ -51,7 +51,9 @@ function parse(args, table, { positionals = false } = {}) {
   const options = Object.fromEntries(Object.entries(table).map(([name, f]) => [name,
     { type: f.type, ...(f.multiple && { multiple: true }), ...(f.default !== undefined && { default: f.default }) }]));
   try {
-    const parsed = parseArgs({ args: joinNegativeNumbers(args, table), options, strict: true, allowPositionals: positionals });
+    const parsed = parseArgs({
+      args: joinNegativeNumbers(args, table), options, strict: true, allowPositionals: positionals,
+    });
     return positionals ? parsed : parsed.values;
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
@@ -76,7 +78,8 @@ function usage() {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   return ['usage: ipcfuzz <command> [flags]', '', 'commands:',
     ...Object.entries(commands).map(([name, file]) => `  ${name.padEnd(width)}  ${require(file).about}`),
-    '', 'ipcfuzz <command> --help lists its flags and their defaults; ipcfuzz --version prints the version.'].join('\n');
+    '', 'ipcfuzz <command> --help lists its flags and their defaults; ipcfuzz --version prints the version.',
+  ].join('\n');
 }
 
 // Whole numbers up to what a timer can wait for (ms) or a day (s).
@@ -105,8 +108,9 @@ function nearestExisting(file) {
 // not yet, under a folder that can be written.
 function checkFolder(text, flag) {
   const { at, stat } = nearestExisting(text);
-  if (at === path.resolve(text) && !stat.isDirectory()) throw new UsageError(`--${flag} ${text} is a file, not a folder`);
-  if (!stat.isDirectory()) throw new UsageError(`--${flag} ${text}: ${at} is a file, not a folder`);
+  if (!stat.isDirectory()) {
+    throw new UsageError(`--${flag} ${text}${at === path.resolve(text) ? '' : `: ${at}`} is a file, not a folder`);
+  }
   try {
     fs.accessSync(at, fs.constants.W_OK);
   } catch {

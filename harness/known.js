@@ -45,20 +45,27 @@ function field(difference, dotted) {
 
 const versionOf = (text) => /^v?(\d+)\.(\d+)\.(\d+)$/.exec(text)?.slice(1).map(Number);
 const compare = (x, y) => x.map((n, i) => n - y[i]).find((d) => d !== 0) ?? 0;
-const comparators = { '>=': (c) => c >= 0, '<=': (c) => c <= 0, '>': (c) => c > 0, '<': (c) => c < 0, '=': (c) => c === 0 };
+const comparators = {
+  '>=': (c) => c >= 0, '<=': (c) => c <= 0, '>': (c) => c > 0, '<': (c) => c < 0, '=': (c) => c === 0,
+};
 
 // A range: alternatives separated by ||, each comparators separated by
 // spaces that must all hold.
 function parseRange(text, where) {
-  if (typeof text !== 'string' || !text.trim()) throw new UsageError(`${where}: "node" must be a range like ">=26.4.0"`);
+  if (typeof text !== 'string' || !text.trim()) {
+    throw new UsageError(`${where}: "node" must be a range like ">=26.4.0"`);
+  }
   const alternatives = text.split('||').map((alt) => alt.trim().split(/\s+/).filter(Boolean).map((part) => {
     const [, op = '=', version] = /^(>=|<=|>|<|=)?(.*)$/.exec(part);
     const parsed = versionOf(version);
-    if (!parsed) throw new UsageError(`${where}: "node" has ${JSON.stringify(part)}, not a comparator and version like >=26.4.0`);
+    if (!parsed) {
+      throw new UsageError(`${where}: "node" has ${JSON.stringify(part)}, not a comparator and version like >=26.4.0`);
+    }
     return { op, version: parsed };
   }));
   if (alternatives.some((alt) => !alt.length)) throw new UsageError(`${where}: "node" has an empty alternative`);
-  return { text: text.trim(), test: (v) => alternatives.some((alt) => alt.every((c) => comparators[c.op](compare(v, c.version)))) };
+  const holds = (v, alt) => alt.every((c) => comparators[c.op](compare(v, c.version)));
+  return { text: text.trim(), test: (v) => alternatives.some((alt) => holds(v, alt)) };
 }
 
 function parseScope(scope, where) {
@@ -67,15 +74,19 @@ function parseScope(scope, where) {
     throw new UsageError(`${where}: "scope" must be an object with "a", "b" and "node"`);
   }
   const unknown = Object.keys(scope).find((k) => !scopeKeys.includes(k));
-  if (unknown) throw new UsageError(`${where}: "scope" has ${JSON.stringify(unknown)}; it takes ${scopeKeys.join(', ')}`);
+  if (unknown) {
+    throw new UsageError(`${where}: "scope" has ${JSON.stringify(unknown)}; it takes ${scopeKeys.join(', ')}`);
+  }
   const codecs = (side) => {
     const list = [scope[side] ?? defaultScope[side]].flat();
     if (!list.length || list.some((c) => typeof c !== 'string' || !c || c.includes('/'))) {
-      throw new UsageError(`${where}: scope "${side}" must be a codec or a list of codecs (js, native, builtin or an adapter file name)`);
+      throw new UsageError(`${where}: scope "${side}" must be a codec or a list of codecs ` +
+        '(js, native, builtin or an adapter file name)');
     }
     return list;
   };
-  return { a: codecs('a'), b: codecs('b'), node: scope.node === undefined ? anyNode : parseRange(scope.node, `${where} scope`) };
+  const node = scope.node === undefined ? anyNode : parseRange(scope.node, `${where} scope`);
+  return { a: codecs('a'), b: codecs('b'), node };
 }
 
 // How a scope names a side's codec: adapters by their file name.

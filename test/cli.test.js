@@ -219,23 +219,32 @@ describe('ipcfuzz CLI', function () {
     const listing = () => fs.readdirSync(cwd, { recursive: true }).sort();
 
     const cases = {
-      'fuzz --out naming a file': [['fuzz', '--out', 'a-file', '--seconds', '1'], /--out a-file is a file, not a folder/],
+      'fuzz --out naming a file': [['fuzz', '--out', 'a-file', '--seconds', '1'],
+        /--out a-file is a file, not a folder/],
       'fuzz --out below a file': [['fuzz', '--out', 'a-file/f', '--seconds', '1'], /a-file is a file, not a folder/],
-      'fuzz --work naming a file': [['fuzz', '--work', 'a-file', '--out', 'f', '--engine', 'jazzer'], /--work a-file is a file/],
-      'gate --out naming a file': [['gate', '--out', 'a-file', '--budget', '5'], /--out a-file is a file, not a folder/],
+      'fuzz --work naming a file': [['fuzz', '--work', 'a-file', '--out', 'f', '--engine', 'jazzer'],
+        /--work a-file is a file/],
+      'gate --out naming a file': [['gate', '--out', 'a-file', '--budget', '5'],
+        /--out a-file is a file, not a folder/],
       'conformance --report naming a file': [['conformance', '--report', 'a-file'], /--report a-file is a file/],
-      'conformance --only matching nothing': [['conformance', '--only', '^nomatch$', '--report', 'r'], /matches no vector/],
+      'conformance --only matching nothing': [['conformance', '--only', '^nomatch$', '--report', 'r'],
+        /matches no vector/],
       'an empty --frame file': [['diff', '--frame', 'empty.bin'], /--frame empty\.bin is empty/],
       'fuzz --seconds -1': [['fuzz', '--seconds', '-1', '--out', 'f'], /--seconds must be a whole number from 1/],
       'gate --budget -1': [['gate', '--budget', '-1', '--out', 'g'], /--budget must be a whole number from 1/],
-      'diff --timeout -1': [['diff', '--frame', 'a-file', '--timeout', '-1'], /--timeout must be a whole number from 1/],
-      'conformance --timeout -5': [['conformance', '--timeout', '-5', '--report', 'r'], /--timeout must be a whole number/],
+      'diff --timeout -1': [['diff', '--frame', 'a-file', '--timeout', '-1'],
+        /--timeout must be a whole number from 1/],
+      'conformance --timeout -5': [['conformance', '--timeout', '-5', '--report', 'r'],
+        /--timeout must be a whole number/],
       'diff --chunks -1': [['diff', '--stream', 'a-file', '--chunks', '-1'], /--chunks must be/],
       'a usage error in fuzz': [['fuzz', '--out', 'f', '--property', 'nope'], /unknown property "nope"/],
       'fuzz --path without --seed': [['fuzz', '--out', 'f', '--path', '0:1'], /--path replays one finding/],
-      'gate --emit-known in a missing folder': [['gate', '--out', 'g', '--emit-known', 'no/k.json'], /folder .* does not exist/],
-      'gate --emit-known naming a file': [['gate', '--out', 'g', '--emit-known', 'a-file'], /exists; ipcfuzz does not overwrite/],
-      'gate --node naming a file that is not node': [['gate', '--out', 'g', '--node', 'a-file'], /not executable|not a usable/],
+      'gate --emit-known in a missing folder': [['gate', '--out', 'g', '--emit-known', 'no/k.json'],
+        /folder .* does not exist/],
+      'gate --emit-known naming a file': [['gate', '--out', 'g', '--emit-known', 'a-file'],
+        /exists; ipcfuzz does not overwrite/],
+      'gate --node naming a file that is not node': [['gate', '--out', 'g', '--node', 'a-file'],
+        /not executable|not a usable/],
       'a bad .stream.json': [['diff', '--stream', 'x.stream.json'], /"bytes" must be a non-empty array/],
       'an empty inspect file': [['inspect', 'empty.bin'], /empty\.bin is empty/],
     };
@@ -257,7 +266,8 @@ describe('ipcfuzz CLI', function () {
   describe('--stream with a conformance .stream.json', function () {
     // The format of conformance/vectors.js: hex parts, or repeats, and read sizes.
     it('reads its parts and read sizes, not its JSON text', async function () {
-      const stream = file('two.stream.json', JSON.stringify({ bytes: [frame('ff0f4902'), frame('ff0f4904')], chunks: [3, 1] }));
+      const spec = { bytes: [frame('ff0f4902'), frame('ff0f4904')], chunks: [3, 1] };
+      const stream = file('two.stream.json', JSON.stringify(spec));
       const { code, stdout, stderr } = await cli(['diff', '--stream', stream, '--json']);
       assert.equal(code, 0, stderr);
       const { input, outcomes } = JSON.parse(stdout);
@@ -267,7 +277,8 @@ describe('ipcfuzz CLI', function () {
     });
 
     it('takes --chunks over the read sizes of the file', async function () {
-      const stream = file('repeat.stream.json', JSON.stringify({ bytes: [{ repeat: frame('ff0f4902'), count: 2 }], chunks: [1] }));
+      const spec = { bytes: [{ repeat: frame('ff0f4902'), count: 2 }], chunks: [1] };
+      const stream = file('repeat.stream.json', JSON.stringify(spec));
       const { code, stdout, stderr } = await cli(['diff', '--stream', stream, '--chunks', '6', '--json']);
       assert.equal(code, 0, stderr);
       const { input } = JSON.parse(stdout);
@@ -285,7 +296,9 @@ describe('ipcfuzz CLI', function () {
         const { code, stdout, stderr } = await cli([name, '--help']);
         assert.equal(code, 0, stderr);
         assert.match(stdout, new RegExp(`^usage: ipcfuzz ${name} `));
-        for (const flag of Object.keys(flags)) assert.match(stdout, new RegExp(`^ {2}--${flag}\\b.*\\(default: [^)]+\\)$`, 'm'));
+        for (const flag of Object.keys(flags)) {
+          assert.match(stdout, new RegExp(`^ {2}--${flag}\\b.*\\(default: [^)]+\\)$`, 'm'));
+        }
         // The table is what the parser takes: a flag help does not list is refused.
         const bogus = await cli([name, ...(name === 'node' ? ['list'] : []), '--no-such-flag']);
         assert.equal(bogus.code, 2);
@@ -312,7 +325,8 @@ describe('ipcfuzz CLI', function () {
     };
 
     // Writes a repro, moves it out of the repository and runs it there.
-    async function reproduce(inputArgs, name, { nodePath = node26, nodeArgs = ['--expose-internals', '--no-warnings'] } = {}) {
+    const withInternals = ['--expose-internals', '--no-warnings'];
+    async function reproduce(inputArgs, name, { nodePath = node26, nodeArgs = withInternals } = {}) {
       const target = path.join(dir, name);
       const made = await cli(['diff', ...inputArgs, '--repro', target]);
       assert.ok(fs.existsSync(target), made.stderr);
@@ -382,7 +396,8 @@ describe('ipcfuzz CLI', function () {
       assert.equal(known.run.code, 0, known.run.stdout);
       assert.match(known.run.stdout, /known \(host-tag-error-code\)/);
       assert.match(known.run.stdout, /^SAME except 1 known difference$/m);
-      assert.match(fs.readFileSync(path.join(dir, 'known-repro.js'), 'utf8'), /^\/\/ Known differences, .*: host-tag-error-code\.$/m);
+      const header = fs.readFileSync(path.join(dir, 'known-repro.js'), 'utf8');
+      assert.match(header, /^\/\/ Known differences, .*: host-tag-error-code\.$/m);
       const none = await reproduce(['--frame', hostTag2, '--no-known'], 'no-known-repro.js');
       assert.equal(none.made.code, 1);
       assert.equal(none.run.code, 1, none.run.stdout);

@@ -79,7 +79,8 @@ describe('ipcfuzz gate', function () {
     const emitted = gate(path.join(dir, 'emit'), '--emit-known', known);
     assert.equal(emitted.status, 1);
     // Each accepted finding is scoped to the codec pair and build it was found on.
-    const added = JSON.parse(fs.readFileSync(known, 'utf8')).entries.slice(require('../harness/known').loadKnown().length);
+    const defaults = require('../harness/known').loadKnown().length;
+    const added = JSON.parse(fs.readFileSync(known, 'utf8')).entries.slice(defaults);
     assert.ok(added.length >= 3);
     for (const e of added) assert.deepEqual(e.scope, { a: 'js', b: 'native', node: '>=26.10.0' });
     const second = gate(path.join(dir, 'second'), '--known', known);
@@ -108,7 +109,8 @@ describe('ipcfuzz gate', function () {
     assert.match(run.stdout, / 0 stale known entries/);
     assert.doesNotMatch(run.stdout, /stale known entry:/);
     assert.doesNotMatch(run.read('summary.md'), /Stale known differences/);
-    const skipped = run.read('junit.xml').match(/<skipped message="out of scope: recorded for js ~ native\|builtin[^"]*"/g) ?? [];
+    const outOfScope = /<skipped message="out of scope: recorded for js ~ native\|builtin[^"]*"/g;
+    const skipped = run.read('junit.xml').match(outOfScope) ?? [];
     assert.equal(skipped.length, require('../harness/known').loadKnown().length);
   });
 
@@ -146,7 +148,8 @@ describe('gate summary.md', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-summary-'));
     const byteLength = await session.check('value', { module: fixture('u8-bytelength.js') });
     // A long stream: its annotated dump runs to hundreds of lines.
-    const long = await session.check('stream', { bytes: frame(`ff0f 22 ${'8008'} ${'61'.repeat(1024)}`).repeat(4), chunks: [] });
+    const longFrame = frame(`ff0f 22 8008 ${'61'.repeat(1024)}`);
+    const long = await session.check('stream', { bytes: longFrame.repeat(4), chunks: [] });
     const { Session } = require('../harness/session');
     const probe = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
     sides = probe.sides;
@@ -164,8 +167,11 @@ describe('gate summary.md', function () {
   const summary = (n) => summaryMarkdown({
     verdict: 'fail', findings: findings.slice(0, n), seconds: 12, known: {}, stale: [],
     sides: { a: { codec: 'js', version: 'v26.10.0' }, b: { codec: 'native', version: 'v26.10.0' } },
-    stages: [{ name: 'properties (fixed seed)', seconds: 10, cases: findings.slice(0, n).map((f) => ({ name: f.difference.signature,
-      failure: { message: f.difference.signature } })) }],
+    stages: [{
+      name: 'properties (fixed seed)', seconds: 10,
+      cases: findings.slice(0, n).map(({ difference: { signature } }) =>
+        ({ name: signature, failure: { message: signature } })),
+    }],
   });
 
   it('stays under 60,000 characters for 30 findings, each with its tiers, excerpt and replay', function () {

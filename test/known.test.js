@@ -107,13 +107,15 @@ describe('known differences', function () {
         fs.writeFileSync(bytes, Buffer.from(frame('ff0f 5c02 49'), 'hex'));
         const hostTagEntry = (scope) => {
           const file = path.join(dir, `${scope.b}.json`);
-          fs.writeFileSync(file, list([{ ...entry('tag', 'error-identity', { 'b.code': 'ERR_INVALID_STATE' }), scope }]));
+          const tag = entry('tag', 'error-identity', { 'b.code': 'ERR_INVALID_STATE' });
+          fs.writeFileSync(file, list([{ ...tag, scope }]));
           return file;
         };
         const inScope = await cli(['diff', '--frame', bytes, '--known', hostTagEntry({ a: 'js', b: 'native' })]);
         assert.equal(inScope.code, 0, inScope.stdout);
         assert.match(inScope.stdout, /known \(tag\)/);
-        const outside = await cli(['diff', '--frame', bytes, '--known', hostTagEntry({ a: 'js', b: 'wrapped-native.js' })]);
+        const otherPair = hostTagEntry({ a: 'js', b: 'wrapped-native.js' });
+        const outside = await cli(['diff', '--frame', bytes, '--known', otherPair]);
         assert.equal(outside.code, 1, outside.stdout);
         assert.match(outside.stdout, /error-identity\s+DIFF/);
       } finally {
@@ -144,14 +146,19 @@ describe('known differences', function () {
       'invalid JSON': [() => write('bad.json', '{ "entries": [ '), /not valid JSON/],
       'no entries array': [() => write('none.json', '{}'), /"entries"/],
       'a bad tier': [() => write('tier.json', list([entry('x', 'speed')])), /"tier" must be one of/],
-      'a duplicate id': [() => write('dup.json', list([entry('x', 'bytes'), entry('x', 'value')])), /entry x: needs a unique/],
+      'a duplicate id': [() => write('dup.json', list([entry('x', 'bytes'), entry('x', 'value')])),
+        /entry x: needs a unique/],
       'a bad regex': [() => write('re.json', list([entry('x', 'bytes', { detail: '/(/' })])), /entry x match detail/],
       'a missing reason': [() => write('reason.json', list([{ id: 'x', tier: 'bytes' }])), /needs a "reason"/],
-      'a scope that is not an object': [() => write('s1.json', list([{ ...entry('x', 'bytes'), scope: 'js' }])), /"scope" must be an object/],
-      'a scope with an unknown key': [() => write('s2.json', list([{ ...entry('x', 'bytes'), scope: { c: 'js' } }])), /"scope" has "c"/],
-      'a scope codec that is a path': [() => write('s3.json', list([{ ...entry('x', 'bytes'), scope: { b: './my.js' } }])),
+      'a scope that is not an object': [() => write('s1.json', list([{ ...entry('x', 'bytes'), scope: 'js' }])),
+        /"scope" must be an object/],
+      'a scope with an unknown key': [() => write('s2.json', list([{ ...entry('x', 'bytes'), scope: { c: 'js' } }])),
+        /"scope" has "c"/],
+      'a scope codec that is a path': [
+        () => write('s3.json', list([{ ...entry('x', 'bytes'), scope: { b: './my.js' } }])),
         /scope "b" must be a codec/],
-      'an empty scope codec list': [() => write('s4.json', list([{ ...entry('x', 'bytes'), scope: { a: [] } }])), /scope "a" must be/],
+      'an empty scope codec list': [() => write('s4.json', list([{ ...entry('x', 'bytes'), scope: { a: [] } }])),
+        /scope "a" must be/],
       'a bad scope node range': [() => write('s5.json', list([{ ...entry('x', 'bytes'), scope: { node: '>=26' } }])),
         /"node" has ">=26", not a comparator and version/],
     };
@@ -162,7 +169,9 @@ describe('known differences', function () {
       });
     }
 
-    for (const name of ['a missing file', 'invalid JSON', 'a bad tier', 'a duplicate id', 'a bad regex', 'a bad scope node range']) {
+    const viaFlag = ['a missing file', 'invalid JSON', 'a bad tier', 'a duplicate id', 'a bad regex',
+      'a bad scope node range'];
+    for (const name of viaFlag) {
       it(`exits 2 with one line for ${name} given to --known`, async function () {
         const bytes = write('frame.bin', Buffer.from(frame('ff0f4902'), 'hex'));
         const { code, stdout, stderr } = await cli(['diff', '--frame', bytes, '--known', cases[name][0]()]);

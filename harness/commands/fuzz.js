@@ -25,7 +25,8 @@ const flags = {
   target: { type: 'string', value: 'T,...', shown: targetNames.join(','), help: 'Jazzer.js targets to run' },
   path: { type: 'string', value: 'P', help: 'replay one fast-check finding: with its --seed and one --property' },
   work: { type: 'string', value: 'DIR', shown: '<ipcfuzz>/.ipcfuzz/work', help: 'Jazzer.js corpora and logs' },
-  out: { type: 'string', default: path.join(root, 'findings'), shown: '<ipcfuzz>/findings', value: 'DIR', help: 'findings folder' },
+  out: { type: 'string', default: path.join(root, 'findings'), shown: '<ipcfuzz>/findings', value: 'DIR',
+    help: 'findings folder' },
   ...sideFlags,
 };
 

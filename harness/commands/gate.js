@@ -36,7 +36,8 @@ const about = 'the CI check for codec pull requests: JUnit, SARIF, summary.md an
 const flags = {
   budget: { type: 'string', default: '240', value: 'SECONDS', help: 'wall-clock budget; fuzzing gets what is left' },
   out: { type: 'string', default: 'gate-out', value: 'DIR', help: 'reports folder' },
-  'emit-known': { type: 'string', value: 'FILE', help: 'write the list in use plus an entry per new finding (a new file)' },
+  'emit-known': { type: 'string', value: 'FILE',
+    help: 'write the list in use plus an entry per new finding (a new file)' },
   bench: { type: 'boolean', default: false, help: 'append the codec speed table of base against head' },
   ...sideFlags,
 };

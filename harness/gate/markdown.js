@@ -79,12 +79,14 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
 
   const tail = ['### What ran', '', '| stage | checks | failed | seconds |', '| --- | --- | --- | --- |'];
   for (const s of stages) {
-    tail.push(`| ${s.name} | ${s.cases.length} | ${s.cases.filter((c) => c.failure).length} | ${s.seconds.toFixed(1)} |`);
+    const failed = s.cases.filter((c) => c.failure).length;
+    tail.push(`| ${s.name} | ${s.cases.length} | ${failed} | ${s.seconds.toFixed(1)} |`);
   }
   tail.push('');
   const room = () => kLimit - kReserve - [...head, ...tail].join('\n').length - 400;
   if (stale.length) {
-    tail.push('### Stale known differences', '', 'These entries of the known-differences list no longer reproduce; remove them:', '');
+    tail.push('### Stale known differences', '',
+      'These entries of the known-differences list no longer reproduce; remove them:', '');
     const shown = fill(tail, stale.map((e) => `- \`${e.id}\` (${e.tier}): ${clip(e.reason, 300)}`), room() / 4);
     if (shown < stale.length) tail.push(`- … and ${stale.length - shown} more: see junit.xml`);
     tail.push('');
@@ -102,7 +104,9 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
       `${cell(clip(`${f.difference.where}: ${f.difference.detail}`, 200))} | ${f.stage} |`);
     body.push('| tier | signature | where | found by |', '| --- | --- | --- | --- |');
     const listed = fill(body, rows, room() / 3);
-    if (listed < findings.length) body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | |`);
+    if (listed < findings.length) {
+      body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | |`);
+    }
     body.push('');
     const left = room() - body.join('\n').length;
     const size = (sections) => sections.reduce((n, t) => n + t.length + 1, 0);
@@ -114,7 +118,8 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
     const shown = fill(body, sections, left);
     if (shown < findings.length) {
       body.push(`${findings.length - shown} more finding${findings.length - shown === 1 ? '' : 's'} not shown here ` +
-        'for room: each has its folder under findings/ in the artifacts, with report.txt, repro.js and the replay command.', '');
+        'for room: each has its folder under findings/ in the artifacts, with report.txt, repro.js and ' +
+        'the replay command.', '');
     }
   }
   return [...head, ...body, ...tail].join('\n');

@@ -122,7 +122,9 @@ function savedFindings(dir) {
 // An entry with a reproducer must still produce a difference it matches.
 // Entries recorded for another codec pair or build are not judged here.
 async function ratchetStage(collector, stale, outside) {
-  const cases = outside.map((entry) => ({ name: `known ${entry.id}`, skipped: `out of scope: recorded for ${scopeText(entry)}` }));
+  const cases = outside.map((entry) => ({
+    name: `known ${entry.id}`, skipped: `out of scope: recorded for ${scopeText(entry)}`,
+  }));
   for (const entry of collector.known) {
     if (!entry.reproducer) {
       cases.push({ name: `known ${entry.id}`, skipped: 'no reproducer' });
