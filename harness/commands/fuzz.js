@@ -147,15 +147,10 @@ async function run(args) {
   const { seconds } = values;
   const options = sessionOptions(values);
   const listed = loadKnown(options.knownFile);
+  // The session checks the binaries (its workers start on first use): then the folder is made.
   const session = new Session(options);
   const known = splitByScope(listed, session.sides).applies;
-  let store;
-  try {
-    store = new FindingStore(values.out);
-  } catch (err) {
-    session.close();
-    throw err;
-  }
+  const store = new FindingStore(values.out);
   const progress = progressPrinter();
   const { availableCores } = require('../../fuzzers/jazzer/run');
   const cores = availableCores();
