@@ -112,7 +112,8 @@ describe('bench', function () {
   it('draws the PNG with the pinned font, the same bytes every time', function () {
     const svg = chartSvg({
       title: 'round trips per second', note: 'n', lens: [64],
-      panels: [{ title: 'p', yLabel: 'y', series: [{ label: 'a', color: '#000', points: [{ len: 64, median: 9, min: 8, max: 10 }] }] }],
+      panels: [{ title: 'p', yLabel: 'y',
+        series: [{ label: 'a', color: '#000', points: [{ len: 64, median: 9, min: 8, max: 10 }] }] }],
     });
     assert.match(svg, new RegExp(`font-family="${fontFamily}"`));
     const first = renderPng(svg);

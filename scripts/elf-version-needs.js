@@ -17,7 +17,8 @@ function elfMachine(file) {
   const fd = fs.openSync(file, 'r');
   try {
     const head = Buffer.alloc(20);
-    if (fs.readSync(fd, head, 0, 20, 0) !== 20 || !head.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) return null;
+    const magic = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+    if (fs.readSync(fd, head, 0, 20, 0) !== 20 || !head.subarray(0, 4).equals(magic)) return null;
     const machine = head[5] === 1 ? head.readUInt16LE(18) : head.readUInt16BE(18);
     return machine === EM_X86_64 ? 'x86-64' : `machine ${machine}`;
   } finally {
@@ -42,8 +43,8 @@ function versionNeeds(file) {
     const sections = [];
     for (let i = 0; i < shnum; i++) {
       const s = read(shoff + i * shentsize, 64);
-      sections.push({ type: s.readUInt32LE(4), offset: Number(s.readBigUInt64LE(24)), size: Number(s.readBigUInt64LE(32)),
-        link: s.readUInt32LE(40), info: s.readUInt32LE(44) });
+      sections.push({ type: s.readUInt32LE(4), offset: Number(s.readBigUInt64LE(24)),
+        size: Number(s.readBigUInt64LE(32)), link: s.readUInt32LE(40), info: s.readUInt32LE(44) });
     }
     const needs = [];
     for (const section of sections.filter((s) => s.type === SHT_GNU_VERNEED)) {
@@ -54,7 +55,8 @@ function versionNeeds(file) {
       for (let i = 0, vn = 0; i < section.info; i++) {
         const library = name(body.readUInt32LE(vn + 4));
         for (let j = 0, aux = vn + body.readUInt32LE(vn + 8); j < body.readUInt16LE(vn + 2); j++) {
-          needs.push({ library, version: name(body.readUInt32LE(aux + 8)), weak: Boolean(body.readUInt16LE(aux + 4) & VER_FLG_WEAK) });
+          const weak = Boolean(body.readUInt16LE(aux + 4) & VER_FLG_WEAK);
+          needs.push({ library, version: name(body.readUInt32LE(aux + 8)), weak });
           aux += body.readUInt32LE(aux + 12);
         }
         vn += body.readUInt32LE(vn + 12);
@@ -69,14 +71,16 @@ function versionNeeds(file) {
 const versionParts = (v) => v.split('.').map(Number);
 function compareVersions(a, b) {
   const [x, y] = [versionParts(a), versionParts(b)];
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  }
   return 0;
 }
 
 // The highest non-weak need with this prefix ('GLIBC_', 'GLIBCXX_'), as '2.34', or null.
 function highestNeed(needs, prefix) {
-  const versions = needs.filter((n) => !n.weak && n.version.startsWith(prefix) && /^[\d.]+$/.test(n.version.slice(prefix.length)))
-    .map((n) => n.version.slice(prefix.length));
+  const versions = needs.filter((n) => !n.weak && n.version.startsWith(prefix))
+    .map((n) => n.version.slice(prefix.length)).filter((v) => /^[\d.]+$/.test(v));
   return versions.sort(compareVersions).at(-1) ?? null;
 }
 

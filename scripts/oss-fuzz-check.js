@@ -72,7 +72,8 @@ function checkGlibc(out, runner) {
     const needs = versionNeeds(file);
     const glibc = highestNeed(needs, 'GLIBC_');
     const glibcxx = highestNeed(needs, 'GLIBCXX_');
-    const ok = (!glibc || compareVersions(glibc, runner.glibc) <= 0) && (!glibcxx || compareVersions(glibcxx, runner.glibcxx) <= 0);
+    const within = (need, has) => !need || compareVersions(need, has) <= 0;
+    const ok = within(glibc, runner.glibc) && within(glibcxx, runner.glibcxx);
     const weak = needs.filter((n) => n.weak).map((n) => n.version);
     check(ok, `${path.relative(out, file)}: needs GLIBC ${glibc ?? '-'}, GLIBCXX ${glibcxx ?? '-'}` +
       `${weak.length ? ` (weak, optional: ${weak.join(', ')})` : ''}; runner has ${runner.glibc}, ${runner.glibcxx}`);
@@ -82,7 +83,8 @@ function checkGlibc(out, runner) {
 // Runs a target in its own process group, killed whole after `seconds`.
 function runTarget(target, args, { env = {}, seconds = 120 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(target, args, { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(target, args,
+      { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
@@ -97,8 +99,11 @@ function runTarget(target, args, { env = {}, seconds = 120 } = {}) {
   });
 }
 
-const describe = (run) => (run.firstLine ? `raised "${run.firstLine}"` :
-  `exit ${run.status ?? run.signal}${/Done \d+ runs/.test(run.output) ? `, ${/Done \d+ runs/.exec(run.output)[0]}` : ''}`);
+function describe(run) {
+  if (run.firstLine) return `raised "${run.firstLine}"`;
+  const done = /Done \d+ runs/.exec(run.output);
+  return `exit ${run.status ?? run.signal}${done ? `, ${done[0]}` : ''}`;
+}
 const tail = (run) => run.output.trim().split('\n').slice(-12).map((l) => `    ${l}`).join('\n');
 
 // libFuzzer flags from NAME.options, as run_fuzzer passes them.
@@ -129,21 +134,24 @@ async function checkTarget(out, work, target, seconds) {
   const seeds = unzipSeeds(out, work, name);
   const empty = fs.mkdtempSync(path.join(work, `empty-${name}-`));
   const startup = await runTarget(target, ['-seed=1337', '-runs=4', ...flags, empty]);
-  check(/Done 4 runs/.test(startup.output) || startup.firstLine !== null, `${name}: starts (-runs=4): ${describe(startup)}`) ||
-    console.log(tail(startup));
+  check(/Done 4 runs/.test(startup.output) || startup.firstLine !== null,
+    `${name}: starts (-runs=4): ${describe(startup)}`) || console.log(tail(startup));
 
   const corpus = fs.mkdtempSync(path.join(work, `corpus-${name}-`));
-  const fuzz = await runTarget(target, [`-max_total_time=${seconds}`, '-timeout=25', '-rss_limit_mb=2560', ...flags, corpus, seeds],
+  const fuzz = await runTarget(target,
+    [`-max_total_time=${seconds}`, '-timeout=25', '-rss_limit_mb=2560', ...flags, corpus, seeds],
     { seconds: seconds + 120 });
   check(ranOrFound(fuzz), `${name}: fuzzes (-max_total_time=${seconds}): ${describe(fuzz)}`) || console.log(tail(fuzz));
 
   const replay = await runTarget(target, ['-runs=0', ...flags, seeds], { seconds: 600 });
-  check(ranOrFound(replay), `${name}: runs its seed corpus (-runs=0): ${describe(replay)}`) || console.log(tail(replay));
+  check(ranOrFound(replay), `${name}: runs its seed corpus (-runs=0): ${describe(replay)}`) ||
+    console.log(tail(replay));
 
   const testcase = fs.readdirSync(seeds).sort().map((f) => path.join(seeds, f)).find((f) => fs.statSync(f).isFile());
   if (testcase) {
     const again = await runTarget(target, ['-runs=100', testcase]);
-    check(ranOrFound(again), `${name}: reproduces a saved testcase (-runs=100 ${path.basename(testcase)}): ${describe(again)}`) ||
+    check(ranOrFound(again),
+      `${name}: reproduces a saved testcase (-runs=100 ${path.basename(testcase)}): ${describe(again)}`) ||
       console.log(tail(again));
   }
   if (fs.existsSync(path.join(out, 'ipcfuzz', 'fuzzers', 'jazzer', `${name.replace(/^ipcfuzz_/, '')}.js`))) {
@@ -160,23 +168,26 @@ async function checkDifferenceCrash(out, work, target, seeds, flags) {
   for (const mutant of mutants) {
     const env = { IPCFUZZ_B: path.join(out, 'ipcfuzz', 'harness', 'mutants', `${mutant}.js`) };
     const prefix = path.join(work, `${name}-${mutant}-`);
-    const found = await runTarget(target, ['-runs=0', `-artifact_prefix=${prefix}`, ...flags, seeds], { env, seconds: 600 });
+    const found = await runTarget(target, ['-runs=0', `-artifact_prefix=${prefix}`, ...flags, seeds],
+      { env, seconds: 600 });
     const saved = fs.readdirSync(work).map((f) => path.join(work, f)).find((f) => f.startsWith(prefix));
     if (!found.firstLine || !saved) continue;
     say(`${name}: with the mutant ${mutant} as codec b the seed corpus raises "${found.firstLine}"`);
     const again = await runTarget(target, ['-runs=100', saved], { env });
-    check(again.status !== 0 && again.firstLine === found.firstLine, `${name}: the saved crash reproduces: ${describe(again)}`) ||
-      console.log(tail(again));
+    check(again.status !== 0 && again.firstLine === found.firstLine,
+      `${name}: the saved crash reproduces: ${describe(again)}`) || console.log(tail(again));
     const minimized = path.join(work, `${name}-minimized`);
     const minimize = await runTarget(target, ['-minimize_crash=1', '-runs=1000', '-max_total_time=120',
       `-exact_artifact_path=${minimized}`, ...flags, saved], { env, seconds: 300 });
-    if (!check(minimize.status === 0 && fs.existsSync(minimized), `${name}: -minimize_crash=1 ends: ${describe(minimize)}`)) {
+    const ended = minimize.status === 0 && fs.existsSync(minimized);
+    if (!check(ended, `${name}: -minimize_crash=1 ends: ${describe(minimize)}`)) {
       console.log(tail(minimize));
       return;
     }
     const small = await runTarget(target, ['-runs=100', minimized], { env });
     check(small.firstLine === found.firstLine, `${name}: minimized from ${fs.statSync(saved).size} to ` +
-      `${fs.statSync(minimized).size} bytes, still raises the same first line: ${describe(small)}`) || console.log(tail(small));
+      `${fs.statSync(minimized).size} bytes, still raises the same first line: ${describe(small)}`) ||
+      console.log(tail(small));
     return;
   }
   check(false, `${name}: no mutant adapter raised a difference on the seed corpus`);
@@ -187,9 +198,10 @@ async function main() {
   try {
     ({ values } = parseArgs({ options: { out: { type: 'string' }, work: { type: 'string' },
       project: { type: 'string', multiple: true }, seconds: { type: 'string', default: '20' } } }));
-    if (!values.out || !values.work || !values.project?.length || !/^\d+$/.test(values.seconds)) throw new Error('missing flags');
+    if (!values.out || !values.work || !values.project?.length) throw new Error('missing flags');
+    if (!/^\d+$/.test(values.seconds)) throw new Error(`--seconds ${values.seconds} is not a whole number`);
   } catch (err) {
-    console.error(`oss-fuzz-check: ${err.message}; usage: --out DIR --work DIR --project DIR... [--seconds N]`);
+    console.error(`oss-fuzz-check: ${err.message.split('\n')[0]}; usage: --out DIR --work DIR --project DIR... [--seconds N]`);
     return 2;
   }
   const out = path.resolve(values.out);
@@ -205,13 +217,16 @@ async function main() {
     check(discovered.includes(file), `${path.basename(file)}: ${discovered.includes(file) ? 'discovered' :
       `not discovered: ${whyNotTarget(file)}`}`);
   }
-  for (const file of discovered.filter((f) => !built.includes(f))) check(false, `${path.relative(out, file)}: discovered, but not a target`);
+  for (const file of discovered.filter((f) => !built.includes(f))) {
+    check(false, `${path.relative(out, file)}: discovered, but not a target`);
+  }
   say(`targets ClusterFuzz finds in $OUT: ${discovered.map((f) => path.relative(out, f)).join(', ') || 'none'}`);
 
   checkGlibc(out, runner);
 
   for (const target of discovered) await checkTarget(out, work, target, Number(values.seconds));
-  say(failures.length ? `${failures.length} failure(s):\n${failures.map((f) => `  ${f}`).join('\n')}` : 'all checks passed');
+  say(failures.length ? `${failures.length} failure(s):\n${failures.map((f) => `  ${f}`).join('\n')}` :
+    'all checks passed');
   return failures.length ? 1 : 0;
 }
 

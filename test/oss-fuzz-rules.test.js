@@ -31,8 +31,9 @@ describe('OSS-Fuzz rules', function () {
     it('takes *_fuzzer by its name alone', function () {
       assert.equal(whyNotTarget(write('codec_fuzzer', '#!/bin/sh\n')), null);
     });
-    it('leaves out wrappers without the marker, other extensions, bad names, the blocklist and non-executables', function () {
-      assert.match(whyNotTarget(write('ipcfuzz_frame', '#!/bin/sh\nexec node launch.js\n')), /neither LLVMFuzzerTestOneInput/);
+    it('leaves out unmarked wrappers, other extensions, bad names, the blocklist, non-executables', function () {
+      const unmarked = '#!/bin/sh\nexec node launch.js\n';
+      assert.match(whyNotTarget(write('ipcfuzz_frame', unmarked)), /neither LLVMFuzzerTestOneInput/);
       assert.match(whyNotTarget(write('ipcfuzz_value.options', marked)), /extension \.options/);
       assert.match(whyNotTarget(write('fuzz.sh', marked)), /extension \.sh/);
       assert.match(whyNotTarget(write('bad name', marked)), /does not match/);
@@ -74,8 +75,8 @@ describe('OSS-Fuzz rules', function () {
 
   it('finds the first line a difference raises in a Jazzer.js report', function () {
     const difference = { tier: 'crash', signature: 'crash/serialize/b:crash SIGSEGV' };
-    const report = `INFO: Seed: 1\n==42== Uncaught Exception: Error: ${headline(difference)}\n  ${difference.signature}: serialize: x\n` +
-      '    at Object.crash/serialize/b:crash SIGSEGV (target.js:80:46)\n';
+    const report = `INFO: Seed: 1\n==42== Uncaught Exception: Error: ${headline(difference)}\n` +
+      `  ${difference.signature}: serialize: x\n    at Object.crash/serialize/b:crash SIGSEGV (target.js:80:46)\n`;
     assert.deepEqual(headlineIn(report), { text: headline(difference), ...difference });
     assert.equal(headlineIn('==42== Uncaught Exception: Error: something else\n'), null);
   });
