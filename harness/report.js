@@ -144,4 +144,4 @@ function renderResult(result, sides) {
   return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', ...inputRows(result), renderBody(result)].join('\n');
 }
 
-module.exports = { renderResult, renderBody, describe, describeOutcome };
+module.exports = { renderResult, renderBody, verdictRows, describe, describeOutcome };
