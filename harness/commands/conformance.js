@@ -33,7 +33,7 @@ const flags = {
   'no-known': { type: 'boolean', default: false, help: 'report every difference, known or not' },
   timeout: { type: 'string', default: '10000', value: 'MS', help: 'a codec call taking longer is a hang' },
   runtime: { type: 'string', multiple: true, value: 'deno|bun|NAME@VERSION', shown: 'none',
-    help: 'other runtimes as fork parents and children, repeated or comma-separated' },
+    help: 'runtimes to fork with, repeated or comma-separated' },
   budget: { type: 'string', value: 'SECONDS', shown: 'no limit',
     help: 'columns not finished by then are killed, left out and named' },
 };
