@@ -6,7 +6,7 @@
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { EnvironmentError, UsageError } = require('./errors');
+const { EnvironmentError, UsageError, StoppedError } = require('./errors');
 const { onJsonLines } = require('./lines');
 
 const workerMain = path.join(__dirname, 'worker.js');
@@ -23,6 +23,9 @@ class WorkerProcess {
   }
 
   request(message) {
+    // A check still running when the time was up (fast-check does not wait
+    // for the property it interrupts) must not start a new process.
+    if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
       const entry = { message: { ...message, id: this.nextId++ }, resolve, reject };
@@ -34,14 +37,17 @@ class WorkerProcess {
     });
   }
 
+  // Ends the process and every request still waiting for it, for good.
   close() {
+    this.closed = true;
     const child = this.child;
     this.child = null;
+    clearTimeout(this.timer);
     if (child) {
-      clearTimeout(this.timer);
       child.removeAllListeners('exit');
       child.kill('SIGKILL');
     }
+    for (const entry of this.queue.splice(0)) entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
   }
 
   #ensureStarted() {

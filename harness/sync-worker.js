@@ -29,7 +29,8 @@ class SyncWorker {
     this.spawned = 0;
     this.spare = null;
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
-    process.on('exit', () => this.close());
+    this.onExit = () => this.close();
+    process.on('exit', this.onExit);
   }
 
   // A booting worker and the ends of its two FIFOs that this process keeps.
@@ -130,6 +131,8 @@ class SyncWorker {
     if (this.spare) this.#stop(this.spare);
     this.child = null;
     this.spare = null;
+    process.removeListener('exit', this.onExit);
+    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
