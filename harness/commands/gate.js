@@ -70,6 +70,7 @@ async function run(args) {
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
+    if (gate.skipped.length) console.log(`skipped for lack of time: ${gate.skipped.join('; ')}`);
     console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
     return gate.verdict === 'pass' ? 0 : 1;
   } finally {

@@ -17,7 +17,7 @@ function read(folder, file) {
   }
 }
 
-function summaryMarkdown({ verdict, sides, findings, stages, known, stale, seconds }) {
+function summaryMarkdown({ verdict, sides, findings, stages, known, stale, seconds, skipped = [] }) {
   const lines = [];
   const icon = verdict === 'pass' ? '✅' : '❌';
   const side = (s) => `\`${s.codec}\` in node ${s.version}`;
@@ -42,6 +42,7 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
     lines.push(`| ${s.name} | ${s.cases.length} | ${s.cases.filter((c) => c.failure).length} | ${s.seconds.toFixed(1)} |`);
   }
   lines.push('');
+  if (skipped.length) lines.push(`Skipped for lack of time: ${skipped.join('; ')}.`, '');
   if (stale.length) {
     lines.push('### Stale known differences', '', 'These entries of the known-differences list no longer reproduce; remove them:', '');
     for (const entry of stale) lines.push(`- \`${entry.id}\` (${entry.tier}): ${entry.reason}`);

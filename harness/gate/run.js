@@ -16,10 +16,18 @@ const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
 const { root } = require('../nodes');
+const { StoppedError } = require('../errors');
 
 // The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
 const kRunsPerProperty = 300;
+// Fuzzing needs this much of the budget to be worth starting; the rest is
+// left for writing the reports. At the budget plus the grace every worker
+// and target still running is killed.
+const kMinFuzzSeconds = 5;
+const kReportSeconds = 5;
+const kGraceSeconds = 3;
+const kOutOfTime = 'out of time';
 
 // Collects differences from every stage: known ones are counted, new ones
 // saved once per signature.
@@ -59,9 +67,19 @@ class Collector {
   }
 }
 
-async function timed(name, fn) {
+// A stage fills `cases`; once the budget is spent (a stage checks
+// collector.timeLeft() between cases) or its session stopped, the rest is
+// one case skipped for lack of time.
+async function timed(name, collector, fn) {
   const started = Date.now();
-  const cases = await fn();
+  const cases = [];
+  try {
+    if (collector.timeLeft() > 0) await fn(cases);
+    else cases.push({ name, skipped: kOutOfTime });
+  } catch (err) {
+    if (!(err instanceof StoppedError)) throw err;
+    cases.push({ name: `rest of ${name}`, skipped: kOutOfTime });
+  }
   return { name, cases, seconds: (Date.now() - started) / 1000 };
 }
 
@@ -70,14 +88,17 @@ const failureOf = (fresh) => (fresh.length ? {
   body: fresh.map((d) => `${d.signature}\n${d.where}: ${d.detail}`).join('\n\n'),
 } : undefined);
 
-async function conformanceStage(collector) {
+async function conformanceStage(collector, cases) {
   const { gateVectors } = require('../../conformance/gate');
-  return gateVectors(collector);
+  cases.push(...await gateVectors(collector));
 }
 
-async function propertiesStage(collector) {
-  const cases = [];
+async function propertiesStage(collector, cases) {
   for (const name of Object.keys(properties)) {
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `property ${name}`, skipped: kOutOfTime });
+      continue;
+    }
     const started = Date.now();
     const summary = await runExhaustive({
       session: collector.session, known: collector.known, store: collector.store, seed: kFixedSeed,
@@ -87,14 +108,16 @@ async function propertiesStage(collector) {
     cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
       failure: failureOf(summary.findings.map((f) => f.difference)) });
   }
-  return cases;
 }
 
-async function replayStage(collector) {
-  const cases = [];
+async function replayStage(collector, cases) {
   for (const target of targets) {
     const dir = path.join(root, 'corpus', 'jazzer', target);
     const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, skipped: kOutOfTime });
+      continue;
+    }
     const started = Date.now();
     const fresh = [];
     for (const file of files) {
@@ -104,13 +127,16 @@ async function replayStage(collector) {
     cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
   for (const folder of savedFindings(collector.store.dir)) {
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `saved finding ${path.basename(folder)}`, skipped: kOutOfTime });
+      continue;
+    }
     const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
     const started = Date.now();
     const result = await collector.session.check(meta.type === 'roundtrip' ? 'roundtrip' : meta.type, meta.input);
     const fresh = collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
     cases.push({ name: `saved finding ${path.basename(folder)}`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
-  return cases;
 }
 
 function savedFindings(dir) {
@@ -120,11 +146,10 @@ function savedFindings(dir) {
 }
 
 // An entry with a reproducer must still produce a difference it matches.
-async function ratchetStage(collector, stale) {
-  const cases = [];
+async function ratchetStage(collector, stale, cases) {
   for (const entry of collector.known) {
-    if (!entry.reproducer) {
-      cases.push({ name: `known ${entry.id}`, skipped: 'no reproducer' });
+    if (!entry.reproducer || collector.timeLeft() <= 0) {
+      cases.push({ name: `known ${entry.id}`, skipped: entry.reproducer ? kOutOfTime : 'no reproducer' });
       continue;
     }
     const result = await collector.session.check(entry.reproducer.type, entry.reproducer.input);
@@ -134,29 +159,27 @@ async function ratchetStage(collector, stale) {
     cases.push({ name: `known ${entry.id} still reproduces`,
       failure: still ? undefined : { message: `stale: ${entry.id} no longer reproduces`, type: 'stale-known-difference' } });
   }
-  return cases;
 }
 
-async function fuzzStage(collector, { seconds, knownFile }) {
+async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   const fastCheck = runProperties({
     session: collector.session, known: collector.known, store: collector.store, seconds, seed: kFixedSeed + 1,
   });
   const jazzer = runJazzer({
     sides: collector.session.sides, session: collector.session, known: collector.known, knownFile,
     store: collector.store, seconds, parallel: Math.max(1, availableCores() - 1), seed: 1,
-    workDir: path.join(collector.store.dir, '..', 'work'),
+    workDir: path.join(collector.store.dir, '..', 'work'), signal,
   });
   const [fc, jz] = await Promise.all([fastCheck, jazzer]);
   for (const f of fc.findings) collector.adopt(f.difference.signature, f.folder, 'fuzz: fast-check');
-  const cases = [{ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
-    failure: failureOf(fc.findings.map((f) => f.difference)) }];
+  cases.push({ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
+    failure: failureOf(fc.findings.map((f) => f.difference)) });
   for (const status of jz.statuses) {
     for (const f of status.findings.values()) if (f.folder) collector.adopt(f.signature, f.folder, `fuzz: jazzer ${status.target}`);
     const signatures = [...status.findings.keys()];
     cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
       failure: signatures.length ? { message: signatures.join('; ') } : undefined });
   }
-  return cases;
 }
 
 // options: { session, known, knownFile, out, budget (seconds) }
@@ -164,24 +187,40 @@ async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
   const collector = new Collector({ session: options.session, known: options.known, store });
+  // The deterministic stages may use the budget but for the time reports take.
+  collector.timeLeft = () => options.budget - kReportSeconds - (Date.now() - started) / 1000;
+  const stopper = new AbortController();
+  const hardStop = setTimeout(() => {
+    stopper.abort();
+    options.session.close();
+  }, (options.budget + kGraceSeconds) * 1000);
   const stale = [];
-  const remaining = () => options.budget - (Date.now() - started) / 1000;
   const stages = [];
-  if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
-    stages.push(await timed('conformance vectors', () => conformanceStage(collector)));
-  }
-  stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector)));
-  stages.push(await timed('replay', () => replayStage(collector)));
-  stages.push(await timed('known-differences ratchet', () => ratchetStage(collector, stale)));
-  const fuzzSeconds = Math.floor(remaining() - 5);
-  if (fuzzSeconds >= 5) {
-    stages.push(await timed('fuzzing', () => fuzzStage(collector, { seconds: fuzzSeconds, knownFile: options.knownFile })));
+  try {
+    if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
+      stages.push(await timed('conformance vectors', collector, (cases) => conformanceStage(collector, cases)));
+    }
+    stages.push(await timed('properties (fixed seed)', collector, (cases) => propertiesStage(collector, cases)));
+    stages.push(await timed('replay', collector, (cases) => replayStage(collector, cases)));
+    stages.push(await timed('known-differences ratchet', collector, (cases) => ratchetStage(collector, stale, cases)));
+    const fuzzSeconds = Math.floor(collector.timeLeft());
+    if (fuzzSeconds >= kMinFuzzSeconds) {
+      stages.push(await timed('fuzzing', collector, (cases) =>
+        fuzzStage(collector, cases, { seconds: fuzzSeconds, knownFile: options.knownFile, signal: stopper.signal })));
+    } else {
+      stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: `${kOutOfTime}: ` +
+        `${Math.max(0, fuzzSeconds)} s left of the budget, ${kMinFuzzSeconds} s needed` }] });
+    }
+  } finally {
+    clearTimeout(hardStop);
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
   const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
+    .map((c) => `${c.name} (${c.skipped})`));
   return {
     verdict: findings.length || stale.length ? 'fail' : 'pass',
-    findings, stages, stale, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+    findings, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
   };
 }
 
