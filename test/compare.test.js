@@ -35,8 +35,10 @@ describe('compare', function () {
       assert.deepEqual(tiersOf(hang), ['crash']);
       assert.match(hang[0].signature, /^crash\/deserialize\/a:hang/);
 
-      // A crash on both sides is still a finding.
-      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), ['crash']);
+      // Both crashing alike is agreement; crashing differently is not.
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), []);
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'crash', signal: 'SIGABRT' })), ['crash']);
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'hang', ms: 5 })), ['crash']);
       const exit = compareOutcomes('serialize', 'w', { kind: 'crash', signal: null, code: 134 }, ok({ bytes: 'aa' }));
       assert.match(exit[0].signature, /exit 134/);
     });
