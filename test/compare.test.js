@@ -24,7 +24,7 @@ describe('compare', function () {
       assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'), reject('TypeError')), []);
     });
 
-    it('puts a crash or hang on either side in the crash tier, alone', function () {
+    it('puts a crash or hang on one side, or unlike ones, in the crash tier, alone', function () {
       const segv = { kind: 'crash', signal: 'SIGSEGV', code: null };
       const [d] = compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa' }), segv);
       assert.equal(d.tier, 'crash');
