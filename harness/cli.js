@@ -29,7 +29,7 @@ commands:
         [--out DIR] [--known FILE | --no-known] [--timeout MS]
 
   gate  [--node PATH|VERSION] [--base-node PATH|VERSION] [--a CODEC] [--b CODEC] [--budget SECONDS]
-        [--out DIR] [--known FILE | --no-known] [--emit-known FILE] [--bench] [--timeout MS]
+        [--out DIR] [--known FILE | --no-known] [--emit-known FILE] [--bench] [--no-fuzz] [--timeout MS]
 
   inspect FILE.bin [--model]                        annotated hex dump of the frames; --model: the C model's verdict
 

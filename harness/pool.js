@@ -8,6 +8,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { EnvironmentError, UsageError, StoppedError } = require('./errors');
 const { onJsonLines } = require('./lines');
+const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const kStderrTail = 4096;
@@ -76,16 +77,21 @@ class WorkerProcess {
     if (this.queue.length === 0) return;
     const head = this.queue[0];
     this.timer = setTimeout(() => {
-      this.stats.hangs++;
       this.queue.shift();
-      head.resolve({ kind: 'hang', ms: this.timeoutMs });
+      const unbuilt = unfinishedBuild(head.message, head.built, this.timeoutMs);
+      if (!unbuilt) this.stats.hangs++;
+      head.resolve(unbuilt ?? { kind: 'hang', ms: this.timeoutMs });
       this.#restart();
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault }) {
+  #answer({ id, outcome, fault, built }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
+    if (built) {
+      head.built = true;
+      return;
+    }
     this.queue.shift();
     if (fault) {
       const Err = fault.kind === 'usage' ? UsageError : EnvironmentError;

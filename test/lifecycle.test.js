@@ -1,5 +1,5 @@
 'use strict';
-// Every fuzz run ends within a few seconds of its budget, whatever its
+// Every fuzz or gate run ends within a few seconds of its budget, whatever its
 // workers do, leaves no process behind, and reports as new only what is new:
 // not what is already saved, not what depends on a process's history.
 const assert = require('node:assert/strict');
@@ -26,11 +26,11 @@ function survivors(marker) {
 }
 
 // Runs the CLI; resolves { code, signal, stdout, seconds, leftovers }.
-function fuzz(args) {
+function ipcfuzz(args) {
   const marker = `IPCFUZZ_TEST_RUN=${crypto.randomUUID()}`;
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliMain, 'fuzz', ...args], {
+    const child = spawn(process.execPath, [cliMain, ...args], {
       env: { ...process.env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'ignore'],
     });
     let stdout = '';
@@ -43,6 +43,8 @@ function fuzz(args) {
     });
   });
 }
+
+const fuzz = (args) => ipcfuzz(['fuzz', ...args]);
 
 function assertOnTime(run, budget) {
   assert.equal(run.signal, null, run.stdout);
@@ -94,6 +96,16 @@ describe('fuzz run lifecycle', function () {
     assert.match(second.stdout, /no new findings/);
     assert.match(second.stdout, /\d+ seen again, already in /);
     assert.deepEqual(fs.readdirSync(path.join(scratch, 'again')), saved);
+  });
+
+  it('keeps the gate to its budget and says what it skipped for lack of time', async function () {
+    this.timeout(90_000);
+    const out = path.join(scratch, 'gate');
+    const run = await ipcfuzz(['gate', '--budget', '10', '--out', out]);
+    assertOnTime(run, 10);
+    assert.ok([0, 1].includes(run.code), run.stdout);
+    assert.match(run.stdout, /skipped for lack of time: .*fuzzing \(out of time/);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /Skipped for lack of time: .*fuzzing/);
   });
 
   it('finds nothing between the js codec and the same codec behind the adapter contract, with both engines', async function () {

@@ -39,6 +39,7 @@ async function run(args) {
     out: { type: 'string', default: 'gate-out' },
     'emit-known': { type: 'string' },
     bench: { type: 'boolean', default: false },
+    'no-fuzz': { type: 'boolean', default: false },
   });
   const budget = positiveInteger(flags.budget, 'budget', 86_400);
   const options = sessionOptions(flags);
@@ -50,7 +51,7 @@ async function run(args) {
   fs.mkdirSync(out, { recursive: true });
   const session = new Session(options);
   try {
-    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget });
+    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget, fuzz: !flags['no-fuzz'] });
     const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({

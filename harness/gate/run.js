@@ -182,7 +182,7 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   }
 }
 
-// options: { session, known, knownFile, out, budget (seconds) }
+// options: { session, known, knownFile, out, budget (seconds), fuzz (false: the deterministic stages only) }
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
@@ -204,7 +204,9 @@ async function runGate(options) {
     stages.push(await timed('replay', collector, (cases) => replayStage(collector, cases)));
     stages.push(await timed('known-differences ratchet', collector, (cases) => ratchetStage(collector, stale, cases)));
     const fuzzSeconds = Math.floor(collector.timeLeft());
-    if (fuzzSeconds >= kMinFuzzSeconds) {
+    if (!options.fuzz) {
+      stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: 'not asked for (--no-fuzz)' }] });
+    } else if (fuzzSeconds >= kMinFuzzSeconds) {
       stages.push(await timed('fuzzing', collector, (cases) =>
         fuzzStage(collector, cases, { seconds: fuzzSeconds, knownFile: options.knownFile, signal: stopper.signal })));
     } else {
