@@ -46,7 +46,8 @@ function confirmSync(check) {
 }
 
 async function confirmAsync(check) {
-  const results = await Promise.all(plans(check.sides, check.difference).map((pair) => freshCheck(runAsync, check, pair)));
+  const pairs = plans(check.sides, check.difference);
+  const results = await Promise.all(pairs.map((pair) => freshCheck(runAsync, check, pair)));
   return stands(results, check.difference.signature);
 }
 

@@ -121,7 +121,8 @@ function verdictRows(result) {
     const found = differences.filter((d) => d.tier === tier);
     const fresh = found.filter((d) => !d.known);
     const same = tier === 'crash' && alike.length ? `same (${alike.join('; ')})` : 'same';
-    const status = fresh.length ? 'DIFF' : found.length ? `known (${[...new Set(found.map((d) => d.known))].join(', ')})` : same;
+    const knownIds = [...new Set(found.map((d) => d.known))].join(', ');
+    const status = fresh.length ? 'DIFF' : found.length ? `known (${knownIds})` : same;
     const detail = (fresh[0] ?? found[0]);
     return `  ${tier.padEnd(15)} ${status}${detail ? `  ${detail.where}: ${detail.detail}` : ''}`;
   });

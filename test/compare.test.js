@@ -37,7 +37,8 @@ describe('compare', function () {
 
       // Both crashing alike is agreement; crashing differently is not.
       assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), []);
-      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'crash', signal: 'SIGABRT' })), ['crash']);
+      const abort = { kind: 'crash', signal: 'SIGABRT' };
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, abort)), ['crash']);
       assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'hang', ms: 5 })), ['crash']);
       const exit = compareOutcomes('serialize', 'w', { kind: 'crash', signal: null, code: 134 }, ok({ bytes: 'aa' }));
       assert.match(exit[0].signature, /exit 134/);

@@ -108,7 +108,7 @@ describe('fuzz run lifecycle', function () {
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /Skipped for lack of time: .*fuzzing/);
   });
 
-  it('finds nothing between the js codec and the same codec behind the adapter contract, with both engines', async function () {
+  it('finds nothing between js and the same codec behind the adapter contract, with both engines', async function () {
     this.timeout(120_000);
     const run = await fuzz(['--no-known', '--engine', 'all', '--a', 'js', '--b', fixture('wrapped-js.js'),
       '--seconds', '25', '--out', path.join(scratch, 'wrapped'), '--work', path.join(scratch, 'wrapped-work')]);

@@ -62,7 +62,8 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
   if (fs.existsSync(d.dict)) libFuzzerFlags.push(`-dict=${d.dict}`);
   const corpora = [d.work, ...(fs.existsSync(d.seeds) ? [d.seeds] : [])];
   const child = spawn(node, ['--expose-internals', '--no-warnings', launcher,
-    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags], { env, stdio, detached: true });
+    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags],
+  { env, stdio, detached: true });
   trackGroup(child);
   const overrun = setTimeout(() => {
     child.overran = true;

@@ -48,7 +48,8 @@ async function jazzer(context) {
   const { statuses } = await runJazzer({
     sides: session.sides, session, known, store, seconds, parallel,
     knownFile: options.knownFile, only: list(flags.target, targets, 'target'),
-    workDir: path.resolve(flags.work ?? defaultWorkDir()), seed: integer(flags.seed, 'seed') ?? 1, signal: context.signal,
+    workDir: path.resolve(flags.work ?? defaultWorkDir()), seed: integer(flags.seed, 'seed') ?? 1,
+    signal: context.signal,
     onProgress: (all) => progress('jazzer', all.map((s) =>
       `${s.target} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
   });

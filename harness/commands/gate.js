@@ -72,6 +72,9 @@ async function run(args) {
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
     if (gate.skipped.length) console.log(`skipped for lack of time: ${gate.skipped.join('; ')}`);
+    if (gate.historyDependent.length) {
+      console.log(`history-dependent, not findings: ${gate.historyDependent.join(', ')}`);
+    }
     console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
     return gate.verdict === 'pass' ? 0 : 1;
   } finally {

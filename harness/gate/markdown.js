@@ -17,7 +17,8 @@ function read(folder, file) {
   }
 }
 
-function summaryMarkdown({ verdict, sides, findings, stages, known, stale, seconds, skipped = [] }) {
+function summaryMarkdown(gate) {
+  const { verdict, sides, findings, stages, known, stale, seconds, skipped = [], historyDependent = [] } = gate;
   const lines = [];
   const icon = verdict === 'pass' ? '✅' : '❌';
   const side = (s) => `\`${s.codec}\` in node ${s.version}`;
@@ -43,6 +44,10 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
   }
   lines.push('');
   if (skipped.length) lines.push(`Skipped for lack of time: ${skipped.join('; ')}.`, '');
+  if (historyDependent.length) {
+    lines.push(`History-dependent, not findings (gone with both sides in fresh processes): ` +
+      `${historyDependent.map((s) => `\`${s}\``).join(', ')}.`, '');
+  }
   if (stale.length) {
     lines.push('### Stale known differences', '', 'These entries of the known-differences list no longer reproduce; remove them:', '');
     for (const entry of stale) lines.push(`- \`${entry.id}\` (${entry.tier}): ${entry.reason}`);

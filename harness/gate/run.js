@@ -30,22 +30,28 @@ const kGraceSeconds = 3;
 const kOutOfTime = 'out of time';
 
 // Collects differences from every stage: known ones are counted, new ones
-// saved once per signature.
+// confirmed in fresh processes and saved once per signature.
 class Collector {
   constructor({ session, known, store }) {
     Object.assign(this, { session, known, store });
     this.findings = new Map();
     this.knownSeen = {};
+    this.historyDependent = new Set();
   }
 
   // Returns the new differences of one check result.
-  add(result, stage, origin) {
+  async add(result, stage, origin) {
     classify(result.differences, this.known);
     const fresh = [];
     for (const d of result.differences) {
       if (d.known) {
         const entry = this.known.find((k) => k.id === d.known);
         (this.knownSeen[d.known] ??= { count: 0, reason: entry.reason, link: entry.link }).count++;
+        continue;
+      }
+      if (this.historyDependent.has(d.signature)) continue;
+      if (!this.findings.has(d.signature) && !await this.session.confirm(result.type, result.input, d)) {
+        this.historyDependent.add(d.signature);
         continue;
       }
       fresh.push(d);
@@ -105,6 +111,7 @@ async function propertiesStage(collector, cases) {
       runs: kRunsPerProperty, only: [name],
     });
     for (const f of summary.findings) collector.adopt(f.difference.signature, f.folder, 'properties');
+    for (const signature of summary.historyDependent) collector.historyDependent.add(signature);
     cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
       failure: failureOf(summary.findings.map((f) => f.difference)) });
   }
@@ -122,7 +129,7 @@ async function replayStage(collector, cases) {
     const fresh = [];
     for (const file of files) {
       const result = await collector.session.check(inputs.checkType[target], inputs[target](fs.readFileSync(path.join(dir, file))));
-      fresh.push(...collector.add(result, 'corpus replay', { target, seed: file }));
+      fresh.push(...await collector.add(result, 'corpus replay', { target, seed: file }));
     }
     cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
@@ -134,7 +141,7 @@ async function replayStage(collector, cases) {
     const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
     const started = Date.now();
     const result = await collector.session.check(meta.type === 'roundtrip' ? 'roundtrip' : meta.type, meta.input);
-    const fresh = collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
+    const fresh = await collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
     cases.push({ name: `saved finding ${path.basename(folder)}`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
 }
@@ -172,6 +179,9 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   });
   const [fc, jz] = await Promise.all([fastCheck, jazzer]);
   for (const f of fc.findings) collector.adopt(f.difference.signature, f.folder, 'fuzz: fast-check');
+  for (const signature of [...fc.historyDependent, ...jz.statuses.flatMap((s) => [...s.historyDependent])]) {
+    collector.historyDependent.add(signature);
+  }
   cases.push({ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
     failure: failureOf(fc.findings.map((f) => f.difference)) });
   for (const status of jz.statuses) {
@@ -223,6 +233,7 @@ async function runGate(options) {
   return {
     verdict: findings.length || stale.length ? 'fail' : 'pass',
     findings, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+    historyDependent: [...collector.historyDependent].filter((signature) => !collector.findings.has(signature)),
   };
 }
 
