@@ -92,4 +92,4 @@ function readExpectation(vector) {
   return parseJson(vector.expectFile);
 }
 
-module.exports = { loadVectors, readExpectation, verdicts };
+module.exports = { loadVectors, readExpectation, verdicts, streamBytes };

@@ -146,7 +146,9 @@ function readTagged(r, depth, tag) {
     case 'int32': return field('value', (v) => `int32 ${v}`, () => zigzag(r.varint(2 ** 32)));
     case 'uint32': return field('value', null, () => r.varint());
     case 'double': case 'date': case 'number-object':
-      return field('value', (v) => `double ${v}`, () => Buffer.from(r.raw(8)).readDoubleLE(0));
+      // Template text would write -0 as 0.
+      return field('value', (v) => `double ${Object.is(v, -0) ? '-0' : v}`,
+        () => Buffer.from(r.raw(8)).readDoubleLE(0));
     case 'bigint': case 'bigint-object': {
       const bits = field('bitfield', null, () => r.varint());
       return field('digits', () => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));

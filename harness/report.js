@@ -114,9 +114,9 @@ function bothFailed(outcomes) {
     .map(([where, p]) => `${where}: both ${outcomeLabel(p.a)}`);
 }
 
-function verdictRows(result) {
-  const { differences } = result;
-  const alike = bothFailed(result.outcomes);
+// outcomes, when given, name the operations where both codecs failed alike.
+function verdictRows(differences, outcomes = {}) {
+  const alike = bothFailed(outcomes);
   return tiers.map((tier) => {
     const found = differences.filter((d) => d.tier === tier);
     const fresh = found.filter((d) => !d.known);
@@ -138,7 +138,7 @@ function renderBody(result) {
   if (result.model) lines.push('', 'what the format says (the C model)', ...result.model.map((l) => `  ${l}`));
   const fresh = result.differences.filter((d) => !d.known).length;
   const known = result.differences.length - fresh;
-  lines.push('', 'verdict', ...verdictRows(result), '',
+  lines.push('', 'verdict', ...verdictRows(result.differences, result.outcomes), '',
     fresh ? `DIFF: ${fresh} difference${fresh > 1 ? 's' : ''}${known ? ` (+${known} known)` : ''}` :
       known ? `SAME except ${known} known difference${known > 1 ? 's' : ''}` : 'SAME');
   return lines.join('\n');
@@ -156,4 +156,4 @@ function renderResult(result, sides) {
   return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', ...inputRows(result), renderBody(result)].join('\n');
 }
 
-module.exports = { renderResult, renderBody, describe, describeOutcome };
+module.exports = { renderResult, renderBody, verdictRows, describe, describeOutcome };

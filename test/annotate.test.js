@@ -29,6 +29,12 @@ describe('annotate', function () {
       }
     });
 
+    it('labels a double -0 as -0, not 0', function () {
+      const labels = (hex) => annotate(hex).segments.map((s) => s.label);
+      assert.ok(labels('ff0f 4e 0000000000000080').includes('double -0'));
+      assert.ok(labels('ff0f 4e 0000000000000000').includes('double 0'));
+    });
+
     it('labels the IPC host-object fields of a view', function () {
       const result = annotate('ff0f 5c00 04 04 01000200');
       assert.deepEqual(ranges(result).slice(2), [

@@ -207,6 +207,117 @@ describe('ipcfuzz CLI', function () {
     });
   });
 
+  // Point 7 of the bad inputs: each is refused in one line, exit 2, before
+  // any work, and leaves the folder it ran in as it was.
+  describe('exit 2 with one line, creating nothing', function () {
+    let cwd;
+    beforeEach(function () {
+      cwd = fs.mkdtempSync(path.join(dir, 'cwd-'));
+      fs.writeFileSync(path.join(cwd, 'a-file'), 'not a folder\n');
+      fs.writeFileSync(path.join(cwd, 'empty.bin'), '');
+    });
+    const listing = () => fs.readdirSync(cwd, { recursive: true }).sort();
+
+    const cases = {
+      'fuzz --out naming a file': [['fuzz', '--out', 'a-file', '--seconds', '1'],
+        /--out a-file is a file, not a folder/],
+      'fuzz --out below a file': [['fuzz', '--out', 'a-file/f', '--seconds', '1'], /a-file is a file, not a folder/],
+      'fuzz --work naming a file': [['fuzz', '--work', 'a-file', '--out', 'f', '--engine', 'jazzer'],
+        /--work a-file is a file/],
+      'gate --out naming a file': [['gate', '--out', 'a-file', '--budget', '5'],
+        /--out a-file is a file, not a folder/],
+      'conformance --report naming a file': [['conformance', '--report', 'a-file'], /--report a-file is a file/],
+      'conformance --only matching nothing': [['conformance', '--only', '^nomatch$', '--report', 'r'],
+        /matches no vector/],
+      'an empty --frame file': [['diff', '--frame', 'empty.bin'], /--frame empty\.bin is empty/],
+      'fuzz --seconds -1': [['fuzz', '--seconds', '-1', '--out', 'f'], /--seconds must be a whole number from 1/],
+      'gate --budget -1': [['gate', '--budget', '-1', '--out', 'g'], /--budget must be a whole number from 1/],
+      'diff --timeout -1': [['diff', '--frame', 'a-file', '--timeout', '-1'],
+        /--timeout must be a whole number from 1/],
+      'conformance --timeout -5': [['conformance', '--timeout', '-5', '--report', 'r'],
+        /--timeout must be a whole number/],
+      'diff --chunks -1': [['diff', '--stream', 'a-file', '--chunks', '-1'], /--chunks must be/],
+      'a usage error in fuzz': [['fuzz', '--out', 'f', '--property', 'nope'], /unknown property "nope"/],
+      'fuzz --path without --seed': [['fuzz', '--out', 'f', '--path', '0:1'], /--path replays one finding/],
+      'gate --emit-known in a missing folder': [['gate', '--out', 'g', '--emit-known', 'no/k.json'],
+        /folder .* does not exist/],
+      'gate --emit-known naming a file': [['gate', '--out', 'g', '--emit-known', 'a-file'],
+        /exists; ipcfuzz does not overwrite/],
+      'gate --node naming a file that is not node': [['gate', '--out', 'g', '--node', 'a-file'],
+        /not executable|not a usable/],
+      'a bad .stream.json': [['diff', '--stream', 'x.stream.json'], /"bytes" must be a non-empty array/],
+      'an empty inspect file': [['inspect', 'empty.bin'], /empty\.bin is empty/],
+    };
+
+    for (const [name, [args, pattern]] of Object.entries(cases)) {
+      it(`for ${name}`, async function () {
+        if (args.includes('x.stream.json')) fs.writeFileSync(path.join(cwd, 'x.stream.json'), '{"bytes": []}');
+        const before = listing();
+        const { code, stdout, stderr } = await cli(args, { cwd });
+        assert.equal(code, 2, stdout + stderr);
+        assert.equal(stdout, '');
+        oneLine(stderr);
+        assert.match(stderr, pattern);
+        assert.deepEqual(listing(), before);
+      });
+    }
+  });
+
+  describe('--stream with a conformance .stream.json', function () {
+    // The format of conformance/vectors.js: hex parts, or repeats, and read sizes.
+    it('reads its parts and read sizes, not its JSON text', async function () {
+      const spec = { bytes: [frame('ff0f4902'), frame('ff0f4904')], chunks: [3, 1] };
+      const stream = file('two.stream.json', JSON.stringify(spec));
+      const { code, stdout, stderr } = await cli(['diff', '--stream', stream, '--json']);
+      assert.equal(code, 0, stderr);
+      const { input, outcomes } = JSON.parse(stdout);
+      assert.equal(input.bytes, frame('ff0f4902') + frame('ff0f4904'));
+      assert.deepEqual(input.chunks, [3, 1]);
+      assert.deepEqual(outcomes.stream.a.reads.map((r) => r.delivered.length), [0, 0, 2]);
+    });
+
+    it('takes --chunks over the read sizes of the file', async function () {
+      const spec = { bytes: [{ repeat: frame('ff0f4902'), count: 2 }], chunks: [1] };
+      const stream = file('repeat.stream.json', JSON.stringify(spec));
+      const { code, stdout, stderr } = await cli(['diff', '--stream', stream, '--chunks', '6', '--json']);
+      assert.equal(code, 0, stderr);
+      const { input } = JSON.parse(stdout);
+      assert.equal(input.bytes, frame('ff0f4902').repeat(2));
+      assert.deepEqual(input.chunks, [6]);
+    });
+  });
+
+  describe('help and version', function () {
+    const commandNames = ['info', 'diff', 'fuzz', 'gate', 'inspect', 'conformance', 'node'];
+
+    for (const name of commandNames) {
+      it(`ipcfuzz ${name} --help lists every flag it parses, with its default`, async function () {
+        const { flags } = require(`../harness/commands/${name}`);
+        const { code, stdout, stderr } = await cli([name, '--help']);
+        assert.equal(code, 0, stderr);
+        assert.match(stdout, new RegExp(`^usage: ipcfuzz ${name} `));
+        for (const flag of Object.keys(flags)) {
+          assert.match(stdout, new RegExp(`^ {2}--${flag}\\b.*\\(default: [^)]+\\)$`, 'm'));
+        }
+        // The table is what the parser takes: a flag help does not list is refused.
+        const bogus = await cli([name, ...(name === 'node' ? ['list'] : []), '--no-such-flag']);
+        assert.equal(bogus.code, 2);
+      });
+    }
+
+    it('lists the fuzz properties and targets the engines have', function () {
+      const { flags } = require('../harness/commands/fuzz');
+      assert.equal(flags.property.shown, Object.keys(require('../properties/definitions').properties).join(','));
+      assert.equal(flags.target.shown, require('../fuzzers/jazzer/run').targets.join(','));
+    });
+
+    it('prints the version of package.json', async function () {
+      const { code, stdout } = await cli(['--version']);
+      assert.equal(code, 0);
+      assert.equal(stdout, `ipcfuzz ${require('../package.json').version}\n`);
+    });
+  });
+
   describe('--repro', function () {
     const byteLengthRecipe = {
       k: 'view', type: 'Uint8Array', bytes: '01020304',
@@ -214,7 +325,8 @@ describe('ipcfuzz CLI', function () {
     };
 
     // Writes a repro, moves it out of the repository and runs it there.
-    async function reproduce(inputArgs, name) {
+    const withInternals = ['--expose-internals', '--no-warnings'];
+    async function reproduce(inputArgs, name, { nodePath = node26, nodeArgs = withInternals } = {}) {
       const target = path.join(dir, name);
       const made = await cli(['diff', ...inputArgs, '--repro', target]);
       assert.ok(fs.existsSync(target), made.stderr);
@@ -222,7 +334,7 @@ describe('ipcfuzz CLI', function () {
       try {
         const moved = path.join(away, 'repro.js');
         fs.copyFileSync(target, moved);
-        const run = await runNode(node26, ['--expose-internals', '--no-warnings', moved]);
+        const run = await runNode(nodePath, [...nodeArgs, moved]);
         return { made, run };
       } finally {
         fs.rmSync(away, { recursive: true, force: true });
@@ -250,6 +362,46 @@ describe('ipcfuzz CLI', function () {
       const { run } = await reproduce(['--frame', agreeing], 'frame-repro.js');
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^SAME$/m);
+    });
+
+    // Exit 1 is DIFF: a repro that cannot run says why in one line, exit 2.
+    const cannotRun = (run, pattern) => {
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr.replace(/^\(node:\d+\).*\n(\(Use .*\n)?/gm, ''), /^repro: cannot run: [^\n]+\n$/);
+      assert.match(run.stderr, pattern);
+    };
+
+    it('exits 2 with one line when node lacks --expose-internals', async function () {
+      const { run } = await reproduce(['--recipe', sameRecipe], 'no-internals.js', { nodeArgs: [] });
+      cannotRun(run, /not started with --expose-internals/);
+    });
+
+    it('exits 2 with one line on a node without ipc_serdes when codec b is native', async function () {
+      const { run } = await reproduce(['--recipe', sameRecipe], 'old-node.js', { nodePath: node263 });
+      cannotRun(run, /codec b \(native\) cannot be loaded: node v26\.3\.1 has no internalBinding\('ipc_serdes'\)/);
+    });
+
+    it('names the codec call it is making when the codec crashes the process', async function () {
+      const port = file('port-repro.json', JSON.stringify({ k: 'port', props: [['0', { k: 'number', v: 5 }]] }));
+      const { made, run } = await reproduce(['--recipe', port], 'crash-repro.js');
+      assert.equal(made.code, 1);
+      assert.equal(run.signal, 'SIGSEGV', `exit ${run.code}: ${run.stderr}`);
+      assert.match(run.stderr, /repro: call \d+: codec b \(native\) serialize\n$/);
+    });
+
+    it('applies the known differences diff applied, and says which', async function () {
+      const known = await reproduce(['--frame', hostTag2], 'known-repro.js');
+      assert.equal(known.made.code, 0);
+      assert.equal(known.run.code, 0, known.run.stdout);
+      assert.match(known.run.stdout, /known \(host-tag-error-code\)/);
+      assert.match(known.run.stdout, /^SAME except 1 known difference$/m);
+      const header = fs.readFileSync(path.join(dir, 'known-repro.js'), 'utf8');
+      assert.match(header, /^\/\/ Known differences, .*: host-tag-error-code\.$/m);
+      const none = await reproduce(['--frame', hostTag2, '--no-known'], 'no-known-repro.js');
+      assert.equal(none.made.code, 1);
+      assert.equal(none.run.code, 1, none.run.stdout);
+      assert.match(fs.readFileSync(path.join(dir, 'no-known-repro.js'), 'utf8'), /^\/\/ No known difference applied/m);
     });
 
     // A value module returns the bare value, where ops.serialize expects

@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseKnown, loadKnown, classify, defaultFile } = require('../harness/known');
+const { parseKnown, loadKnown, classify, splitByScope, scopeOf, defaultFile } = require('../harness/known');
 const { UsageError } = require('../harness/errors');
 const { cli, frame } = require('./fixtures/helpers');
 
@@ -67,6 +67,63 @@ describe('known differences', function () {
     });
   });
 
+  describe('scope', function () {
+    const sides = (a, b, node = 'v26.10.0') => ({ a: { codec: a }, b: { codec: b, info: { node } } });
+    const applies = (scope, run) => splitByScope(parseKnown(list([{ ...entry('e', 'bytes'), scope }]), 'l.json'), run)
+      .applies.map((e) => e.id);
+
+    it('is js against native or builtin, any node, for an entry without one', function () {
+      assert.deepEqual(applies(undefined, sides('js', 'native')), ['e']);
+      assert.deepEqual(applies(undefined, sides('js', 'builtin', 'v20.0.0')), ['e']);
+      assert.deepEqual(applies(undefined, sides('native', 'native')), []);
+      assert.deepEqual(applies(undefined, sides('js', '/home/me/my-codec.js')), []);
+    });
+
+    it('names an adapter by its file name, and takes one codec or a list', function () {
+      assert.deepEqual(applies({ a: 'native', b: 'my-codec.js' }, sides('native', '/home/me/my-codec.js')), ['e']);
+      assert.deepEqual(applies({ a: ['js', 'native'], b: 'my-codec.js' }, sides('js', '/x/my-codec.js')), ['e']);
+      assert.deepEqual(applies({ a: 'native', b: 'my-codec.js' }, sides('native', '/x/other.js')), []);
+    });
+
+    it('holds a node range against side b\'s binary', function () {
+      const range = { node: '>=24.19.0 <25.0.0 || >=26.4.0' };
+      assert.deepEqual(['v24.19.0', 'v24.18.9', 'v25.1.0', 'v26.3.1', 'v26.4.0', 'v27.0.0']
+        .map((v) => applies(range, sides('js', 'native', v)).length), [1, 0, 0, 0, 1, 1]);
+      assert.deepEqual(applies({ node: '=26.10.0' }, sides('js', 'native', 'v26.10.0')), ['e']);
+      assert.deepEqual(applies({ node: '<26.10.0' }, sides('js', 'native', 'v26.10.0')), []);
+    });
+
+    it('is what --emit-known writes for a run, and that scope holds the run', function () {
+      const run = { a: { codec: 'native' }, b: { codec: '/x/my-codec.js', info: { node: 'v26.10.0' } } };
+      const scope = scopeOf(run);
+      assert.deepEqual(scope, { a: 'native', b: 'my-codec.js', node: '>=26.10.0' });
+      assert.deepEqual(applies(scope, run), ['e']);
+    });
+
+    it('keeps an entry out of scope from hiding a difference in diff', async function () {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-scope-'));
+      try {
+        const bytes = path.join(dir, 'host-tag-2.bin');
+        fs.writeFileSync(bytes, Buffer.from(frame('ff0f 5c02 49'), 'hex'));
+        const hostTagEntry = (scope) => {
+          const file = path.join(dir, `${scope.b}.json`);
+          const tag = entry('tag', 'error-identity', { 'b.code': 'ERR_INVALID_STATE' });
+          fs.writeFileSync(file, list([{ ...tag, scope }]));
+          return file;
+        };
+        const inScope = await cli(['diff', '--frame', bytes, '--known', hostTagEntry({ a: 'js', b: 'native' })]);
+        assert.equal(inScope.code, 0, inScope.stdout);
+        assert.match(inScope.stdout, /known \(tag\)/);
+        const otherPair = hostTagEntry({ a: 'js', b: 'wrapped-native.js' });
+        const outside = await cli(['diff', '--frame', bytes, '--known', otherPair]);
+        assert.equal(outside.code, 1, outside.stdout);
+        assert.match(outside.stdout, /error-identity\s+DIFF/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('broken lists', function () {
     let dir;
     before(function () {
@@ -89,9 +146,21 @@ describe('known differences', function () {
       'invalid JSON': [() => write('bad.json', '{ "entries": [ '), /not valid JSON/],
       'no entries array': [() => write('none.json', '{}'), /"entries"/],
       'a bad tier': [() => write('tier.json', list([entry('x', 'speed')])), /"tier" must be one of/],
-      'a duplicate id': [() => write('dup.json', list([entry('x', 'bytes'), entry('x', 'value')])), /entry x: needs a unique/],
+      'a duplicate id': [() => write('dup.json', list([entry('x', 'bytes'), entry('x', 'value')])),
+        /entry x: needs a unique/],
       'a bad regex': [() => write('re.json', list([entry('x', 'bytes', { detail: '/(/' })])), /entry x match detail/],
       'a missing reason': [() => write('reason.json', list([{ id: 'x', tier: 'bytes' }])), /needs a "reason"/],
+      'a scope that is not an object': [() => write('s1.json', list([{ ...entry('x', 'bytes'), scope: 'js' }])),
+        /"scope" must be an object/],
+      'a scope with an unknown key': [() => write('s2.json', list([{ ...entry('x', 'bytes'), scope: { c: 'js' } }])),
+        /"scope" has "c"/],
+      'a scope codec that is a path': [
+        () => write('s3.json', list([{ ...entry('x', 'bytes'), scope: { b: './my.js' } }])),
+        /scope "b" must be a codec/],
+      'an empty scope codec list': [() => write('s4.json', list([{ ...entry('x', 'bytes'), scope: { a: [] } }])),
+        /scope "a" must be/],
+      'a bad scope node range': [() => write('s5.json', list([{ ...entry('x', 'bytes'), scope: { node: '>=26' } }])),
+        /"node" has ">=26", not a comparator and version/],
     };
 
     for (const [name, [file, pattern]] of Object.entries(cases)) {
@@ -100,7 +169,9 @@ describe('known differences', function () {
       });
     }
 
-    for (const name of ['a missing file', 'invalid JSON', 'a bad tier', 'a duplicate id', 'a bad regex']) {
+    const viaFlag = ['a missing file', 'invalid JSON', 'a bad tier', 'a duplicate id', 'a bad regex',
+      'a bad scope node range'];
+    for (const name of viaFlag) {
       it(`exits 2 with one line for ${name} given to --known`, async function () {
         const bytes = write('frame.bin', Buffer.from(frame('ff0f4902'), 'hex'));
         const { code, stdout, stderr } = await cli(['diff', '--frame', bytes, '--known', cases[name][0]()]);

@@ -12,7 +12,7 @@
 const { createOps } = require('../../harness/ops');
 const { runSync } = require('../../harness/checks');
 const { buildInput } = require('../../harness/recipes/build');
-const { loadKnown, classify } = require('../../harness/known');
+const { loadKnown, classify, splitByScope } = require('../../harness/known');
 const { FindingStore } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncWorker } = require('../../harness/sync-worker');
@@ -25,7 +25,7 @@ const sides = {
   a: { codec: env.IPCFUZZ_A ?? 'js', node: env.IPCFUZZ_A_NODE ?? process.execPath, info },
   b: { codec: env.IPCFUZZ_B ?? 'native', node: process.execPath, info },
 };
-const known = loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN);
+const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
 const seen = new Set();
 const kShrinkBudget = 200;

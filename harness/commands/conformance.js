@@ -5,15 +5,30 @@
 // any FAIL, CRASH or HANG not covered by the known-differences list.
 
 const path = require('node:path');
-const { parse, positiveInteger } = require('../cli');
+const { parse, positiveInteger, knownChoice, checkFolder } = require('../cli');
 const { loadKnown } = require('../known');
 const { pinnedVersions, root } = require('../nodes');
 const { UsageError } = require('../errors');
-const { runConformance } = require('../../conformance/run');
+const { runConformance, loadCases } = require('../../conformance/run');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');
 
 const defaultReportDir = path.join(root, '.ipcfuzz', 'conformance');
+
+const about = 'every conformance vector through every codec of every binary; a matrix in Markdown, JSON and HTML';
+const flags = {
+  node: { type: 'string', multiple: true, value: 'PATH|VERSION', shown: 'the pinned versions',
+    help: 'binaries to run, repeated or comma-separated' },
+  codec: { type: 'string', multiple: true, value: 'CODEC', shown: 'every codec a binary has',
+    help: 'codecs to run, repeated or comma-separated' },
+  report: { type: 'string', default: defaultReportDir, shown: '<ipcfuzz>/.ipcfuzz/conformance', value: 'DIR',
+    help: 'reports folder' },
+  only: { type: 'string', value: 'REGEX', shown: 'every vector', help: 'run the vectors whose id matches' },
+  'no-fork': { type: 'boolean', default: false, help: 'skip the child_process columns' },
+  known: { type: 'string', value: 'FILE', shown: 'known-differences.json', help: 'known-differences list' },
+  'no-known': { type: 'boolean', default: false, help: 'report every difference, known or not' },
+  timeout: { type: 'string', default: '10000', value: 'MS', help: 'a codec call taking longer is a hang' },
+};
 
 function listFlag(values) {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
@@ -47,31 +62,30 @@ function summary(result, files) {
 }
 
 async function run(args) {
-  const flags = parse(args, {
-    node: { type: 'string', multiple: true },
-    codec: { type: 'string', multiple: true },
-    report: { type: 'string', default: defaultReportDir },
-    known: { type: 'string' },
-    'no-known': { type: 'boolean', default: false },
-    'no-fork': { type: 'boolean', default: false },
-    only: { type: 'string' },
-    timeout: { type: 'string', default: '10000' },
-  });
-  if (flags.known !== undefined && flags['no-known']) throw new UsageError('--known and --no-known exclude each other');
-  const nodes = listFlag(flags.node);
-  const codecs = listFlag(flags.codec);
-  const known = loadKnown(flags['no-known'] ? null : flags.known);
+  const values = parse(args, flags);
+  const nodes = listFlag(values.node);
+  const codecs = listFlag(values.codec);
+  const known = loadKnown(knownChoice(values));
+  const timeoutMs = positiveInteger(values.timeout, 'timeout');
+  const report = checkFolder(values.report, 'report');
+  const only = onlyPattern(values.only);
+  if (only) {
+    const { vectors, programRows } = loadCases({ only });
+    if (!vectors.length && (values['no-fork'] || !programRows.length)) {
+      throw new UsageError(`--only ${values.only} matches no vector`);
+    }
+  }
   const started = Date.now();
   const result = await runConformance({
     nodes: nodes.length ? nodes : pinnedVersions(),
     codecs: codecs.length ? codecs : null,
-    fork: !flags['no-fork'],
+    fork: !values['no-fork'],
     known,
-    only: onlyPattern(flags.only),
-    timeoutMs: positiveInteger(flags.timeout, 'timeout'),
+    only,
+    timeoutMs,
     onColumn: (column, ms) => console.error(`  ${columnName(column)}: ${(ms / 1000).toFixed(1)} s`),
   });
-  const files = writeReports(result, path.resolve(flags.report), {
+  const files = writeReports(result, report, {
     known,
     generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     command: ['ipcfuzz conformance', ...args].join(' '),
@@ -82,4 +96,4 @@ async function run(args) {
   return failures(result).length ? 1 : 0;
 }
 
-module.exports = { run };
+module.exports = { run, about, flags };

@@ -3,55 +3,74 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions } = require('../cli');
+const { parse, sideFlags, sessionOptions, checkNewFile } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown, classify } = require('../known');
+const { loadKnown, classify, splitByScope } = require('../known');
 const { renderResult } = require('../report');
 const { reproScript } = require('../repro');
 const { UsageError } = require('../errors');
 const model = require('../model');
+const { streamBytes } = require('../../conformance/vectors');
+
+const about = 'one input through two codecs, both outcomes side by side';
+const synopsis = '(--value F.js | --recipe F.json | --frame F.bin | --stream F.bin|F.stream.json) [flags]';
+const flags = {
+  value: { type: 'string', value: 'F.js', help: 'a module exporting (effects) => value' },
+  recipe: { type: 'string', value: 'F.json', help: 'a value recipe (README "Value recipes")' },
+  frame: { type: 'string', value: 'F.bin', help: 'one frame, length prefix included, read in one read' },
+  stream: { type: 'string', value: 'F.bin|F.stream.json',
+    help: 'a byte stream: raw bytes, or a conformance .stream.json with its parts and read sizes' },
+  chunks: { type: 'string', value: 'N,N,...', shown: 'one read, or the .stream.json\'s',
+    help: 'with --stream: the sizes of the reads, the rest in a last read' },
+  ...sideFlags,
+  json: { type: 'boolean', default: false, help: 'print the whole result as JSON' },
+  repro: { type: 'string', value: 'FILE', help: 'write a standalone repro script (a new file)' },
+};
 
 const inputFlags = ['value', 'recipe', 'frame', 'stream'];
 
-function readInput(flags) {
-  const given = inputFlags.filter((f) => flags[f] !== undefined);
+function readInput(values) {
+  const given = inputFlags.filter((f) => values[f] !== undefined);
   if (given.length !== 1) throw new UsageError(`give exactly one of ${inputFlags.map((f) => `--${f}`).join(', ')}`);
   const [kind] = given;
-  const file = path.resolve(flags[kind]);
-  if (flags.chunks !== undefined && kind !== 'stream') throw new UsageError('--chunks goes with --stream');
+  const file = path.resolve(values[kind]);
+  if (values.chunks !== undefined && kind !== 'stream') throw new UsageError('--chunks goes with --stream');
+  const chunks = parseChunks(values.chunks);
   let data;
   try {
     data = fs.readFileSync(file);
   } catch (err) {
-    throw new UsageError(`cannot read ${flags[kind]}: ${err.code ?? err.message}`);
+    throw new UsageError(`cannot read ${values[kind]}: ${err.code ?? err.message}`);
   }
+  // No bytes is no frame: read as one, it would make both codecs agree on nothing.
+  if (!data.length && kind !== 'value') throw new UsageError(`--${kind} ${values[kind]} is empty`);
   switch (kind) {
     case 'value': return ['value', { module: file }];
-    case 'recipe': {
-      try {
-        return ['value', { recipe: JSON.parse(data.toString('utf8')) }];
-      } catch (err) {
-        throw new UsageError(`${flags.recipe} is not valid JSON: ${err.message}`);
-      }
-    }
+    case 'recipe': return ['value', { recipe: parseJson(data, values.recipe) }];
     case 'frame': return ['frame', { bytes: data.toString('hex') }];
-    default: return ['stream', { bytes: data.toString('hex'), chunks: parseChunks(flags.chunks) }];
+    default: {
+      if (!file.endsWith('.stream.json')) return ['stream', { bytes: data.toString('hex'), chunks: chunks ?? [] }];
+      const spec = streamBytes(parseJson(data, values.stream), values.stream);
+      return ['stream', { bytes: spec.bytes, chunks: chunks ?? spec.chunks }];
+    }
+  }
+}
+
+function parseJson(data, name) {
+  try {
+    return JSON.parse(data.toString('utf8'));
+  } catch (err) {
+    throw new UsageError(`${name} is not valid JSON: ${err.message}`);
   }
 }
 
 function parseChunks(text) {
-  if (text === undefined) return [];
+  if (text === undefined) return undefined;
   const sizes = text.split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
   if (sizes.some((n) => !Number.isInteger(n) || n < 0)) {
     throw new UsageError(`--chunks must be a comma-separated list of sizes, got ${JSON.stringify(text)}`);
   }
   return sizes;
-}
-
-function checkReproTarget(file) {
-  if (fs.existsSync(file)) throw new UsageError(`--repro ${file} exists; ipcfuzz does not overwrite files`);
-  const dir = path.dirname(path.resolve(file));
-  if (!fs.existsSync(dir)) throw new UsageError(`--repro ${file}: folder ${dir} does not exist`);
 }
 
 function writeRepro(file, script) {
@@ -63,32 +82,23 @@ function writeRepro(file, script) {
 }
 
 async function run(args) {
-  const flags = parse(args, {
-    ...sideFlags,
-    value: { type: 'string' },
-    recipe: { type: 'string' },
-    frame: { type: 'string' },
-    stream: { type: 'string' },
-    chunks: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    repro: { type: 'string' },
-  });
-  const options = sessionOptions(flags);
+  const values = parse(args, flags);
+  const options = sessionOptions(values);
   const known = loadKnown(options.knownFile);
-  const [type, input] = readInput(flags);
-  if (flags.repro !== undefined) checkReproTarget(flags.repro);
+  const [type, input] = readInput(values);
+  if (values.repro !== undefined) checkNewFile(values.repro, 'repro');
   const session = new Session(options);
   try {
     const result = await session.check(type, input);
     if (type !== 'value' && model.available()) result.model = model.verdictLines(Buffer.from(input.bytes, 'hex'));
     if (result.skipped) throw new UsageError(`the value could not be built: ${result.skipped.split('\n')[0]}`);
-    classify(result.differences, known);
-    if (flags.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
+    classify(result.differences, splitByScope(known, session.sides).applies);
+    if (values.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
     else console.log(renderResult(result, session.sides));
-    if (flags.repro !== undefined) {
-      const given = inputFlags.find((f) => flags[f] !== undefined);
-      writeRepro(flags.repro, reproScript(result, {
-        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${given} ${flags[given]}`,
+    if (values.repro !== undefined) {
+      const given = inputFlags.find((f) => values[f] !== undefined);
+      writeRepro(values.repro, reproScript(result, {
+        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${given} ${values[given]}`,
       }));
     }
     return result.differences.some((d) => !d.known) ? 1 : 0;
@@ -97,4 +107,4 @@ async function run(args) {
   }
 }
 
-module.exports = { run };
+module.exports = { run, about, synopsis, flags };

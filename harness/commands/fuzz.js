@@ -8,25 +8,36 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions, positiveInteger } = require('../cli');
+const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown } = require('../known');
+const { loadKnown, splitByScope } = require('../known');
 const { FindingStore } = require('../findings');
 const { UsageError } = require('../errors');
 const { root } = require('../nodes');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
+const propertyNames = ['value', 'roundtrip', 'frame', 'stream'];
+const targetNames = ['value', 'frame', 'stream'];
+
+const about = 'run the fuzzing engines against two codecs for a time budget; save each new finding';
+const flags = {
+  engine: { type: 'string', default: 'fast-check', value: engineNames.join('|'), help: 'the engine, or both at once' },
+  seconds: { type: 'string', default: '60', value: 'N', help: 'wall-clock budget' },
+  seed: { type: 'string', value: 'N', shown: 'random for fast-check, 1 for jazzer', help: 'random seed' },
+  property: { type: 'string', value: 'P,...', shown: propertyNames.join(','), help: 'fast-check properties to run' },
+  target: { type: 'string', value: 'T,...', shown: targetNames.join(','), help: 'Jazzer.js targets to run' },
+  path: { type: 'string', value: 'P', help: 'replay one fast-check finding: with its --seed and one --property' },
+  work: { type: 'string', value: 'DIR', shown: '<ipcfuzz>/.ipcfuzz/work', help: 'Jazzer.js corpora and logs' },
+  out: { type: 'string', default: path.join(root, 'findings'), shown: '<ipcfuzz>/findings', value: 'DIR',
+    help: 'findings folder' },
+  ...sideFlags,
+};
 
 async function fastCheck({ flags, session, known, store, seconds, progress }) {
   const { runProperties } = require('../../properties/runner');
-  const { properties } = require('../../properties/definitions');
-  const only = list(flags.property, Object.keys(properties), 'property');
-  if (flags.path !== undefined && (flags.seed === undefined || only?.length !== 1)) {
-    throw new UsageError('--path replays one finding: give it with its --seed and a single --property');
-  }
   const summary = await runProperties({
-    session, known, store, only, seconds, seed: integer(flags.seed, 'seed'), path: flags.path,
+    session, known, store, only: flags.properties, seconds, seed: flags.seedNumber, path: flags.path,
     onProgress: (p) => progress('fast-check', `${p.property.padEnd(9)} runs ${p.runs} (${p.runsPerSecond.toFixed(0)}/s)  ` +
       `findings ${p.findings.length}  known ${Object.values(p.known).reduce((a, b) => a + b, 0)}`),
   });
@@ -42,14 +53,11 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
   };
 }
 
-async function jazzer(context) {
-  const { flags, options, session, known, store, seconds, parallel, progress } = context;
-  const { runJazzer, targets, defaultWorkDir } = require('../../fuzzers/jazzer/run');
+async function jazzer({ flags, options, session, known, store, seconds, parallel, progress, signal }) {
+  const { runJazzer } = require('../../fuzzers/jazzer/run');
   const { statuses } = await runJazzer({
-    sides: session.sides, session, known, store, seconds, parallel,
-    knownFile: options.knownFile, only: list(flags.target, targets, 'target'),
-    workDir: path.resolve(flags.work ?? defaultWorkDir()), seed: integer(flags.seed, 'seed') ?? 1,
-    signal: context.signal,
+    sides: session.sides, session, known, store, seconds, parallel, signal,
+    knownFile: options.knownFile, only: flags.targets, workDir: flags.workDir, seed: flags.seedNumber ?? 1,
     onProgress: (all) => progress('jazzer', all.map((s) =>
       `${s.target} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
   });
@@ -137,26 +145,35 @@ function printSummary(results, session, store, stopped) {
   return findings.size;
 }
 
-async function run(args) {
-  const flags = parse(args, {
-    ...sideFlags,
-    engine: { type: 'string', default: 'fast-check' },
-    seconds: { type: 'string', default: '60' },
-    seed: { type: 'string' },
-    property: { type: 'string' },
-    target: { type: 'string' },
-    path: { type: 'string' },
-    work: { type: 'string' },
-    out: { type: 'string', default: path.join(root, 'findings') },
-  });
-  if (!engineNames.includes(flags.engine)) {
-    throw new UsageError(`unknown engine ${JSON.stringify(flags.engine)}; one of ${engineNames.join(', ')}`);
+// Every flag checked before anything is created or started.
+function checkFlags(values) {
+  if (!engineNames.includes(values.engine)) {
+    throw new UsageError(`unknown engine ${JSON.stringify(values.engine)}; one of ${engineNames.join(', ')}`);
   }
-  const seconds = positiveInteger(flags.seconds, 'seconds', 86_400);
-  const options = sessionOptions(flags);
-  const known = loadKnown(options.knownFile);
-  const store = new FindingStore(flags.out);
+  const checked = {
+    ...values,
+    seconds: positiveInteger(values.seconds, 'seconds', 86_400),
+    seedNumber: integer(values.seed, 'seed'),
+    properties: list(values.property, propertyNames, 'property'),
+    targets: list(values.target, targetNames, 'target'),
+    out: checkFolder(values.out, 'out'),
+    workDir: checkFolder(values.work ?? require('../../fuzzers/jazzer/run').defaultWorkDir(), 'work'),
+  };
+  if (values.path !== undefined && (values.seed === undefined || checked.properties?.length !== 1)) {
+    throw new UsageError('--path replays one finding: give it with its --seed and a single --property');
+  }
+  return checked;
+}
+
+async function run(args) {
+  const values = checkFlags(parse(args, flags));
+  const { seconds } = values;
+  const options = sessionOptions(values);
+  const listed = loadKnown(options.knownFile);
+  // The session checks the binaries (its workers start on first use): then the folder is made.
   const session = new Session(options);
+  const known = splitByScope(listed, session.sides).applies;
+  const store = new FindingStore(values.out);
   const progress = progressPrinter();
   const { availableCores } = require('../../fuzzers/jazzer/run');
   const cores = availableCores();
@@ -169,12 +186,12 @@ async function run(args) {
     stopper.abort();
     session.close();
   }, (seconds + kGraceSeconds) * 1000);
-  const context = { flags, options, session, known, store, seconds, progress, signal: stopper.signal };
+  const context = { flags: values, options, session, known, store, seconds, progress, signal: stopper.signal };
   try {
     const runs = [];
-    if (flags.engine !== 'jazzer') runs.push(fastCheck(context));
-    if (flags.engine !== 'fast-check') {
-      runs.push(jazzer({ ...context, parallel: flags.engine === 'all' ? Math.max(1, cores - 1) : cores }));
+    if (values.engine !== 'jazzer') runs.push(fastCheck(context));
+    if (values.engine !== 'fast-check') {
+      runs.push(jazzer({ ...context, parallel: values.engine === 'all' ? Math.max(1, cores - 1) : cores }));
     }
     const results = await Promise.all(runs);
     progress.done();
@@ -185,4 +202,4 @@ async function run(args) {
   }
 }
 
-module.exports = { run };
+module.exports = { run, about, flags };

@@ -5,25 +5,25 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions, positiveInteger } = require('../cli');
+const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('../cli');
 const { Session } = require('../session');
-const { loadKnown, defaultFile } = require('../known');
+const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../known');
 const { runGate } = require('../gate/run');
 const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
-const { UsageError } = require('../errors');
 const { version } = require('../../package.json');
 
 // A known-differences file: the list in use plus an entry accepting each new
 // finding, for a reviewer to give reasons to (or to shrink) before committing it.
-function emitKnown(file, gate, knownFile) {
+function emitKnown(file, gate, knownFile, sides) {
   const base = knownFile === null ? { entries: [] } : JSON.parse(fs.readFileSync(knownFile ?? defaultFile, 'utf8'));
   for (const f of gate.findings) {
     const meta = JSON.parse(fs.readFileSync(path.join(f.folder, 'finding.json'), 'utf8'));
     base.entries.push({
       id: path.basename(f.folder),
       tier: f.difference.tier,
+      scope: scopeOf(sides),
       match: { signature: f.difference.signature },
       reason: `Accepted by a reviewer: ${f.difference.where}: ${f.difference.detail}`,
       reproducer: { type: meta.type, input: meta.input },
@@ -32,41 +32,46 @@ function emitKnown(file, gate, knownFile) {
   fs.writeFileSync(file, `${JSON.stringify(base, null, 2)}\n`, { flag: 'wx' });
 }
 
+const about = 'the CI check for codec pull requests: JUnit, SARIF, summary.md and findings in --out';
+const flags = {
+  budget: { type: 'string', default: '240', value: 'SECONDS', help: 'wall-clock budget; fuzzing gets what is left' },
+  out: { type: 'string', default: 'gate-out', value: 'DIR', help: 'reports folder' },
+  'emit-known': { type: 'string', value: 'FILE',
+    help: 'write the list in use plus an entry per new finding (a new file)' },
+  bench: { type: 'boolean', default: false, help: 'append the codec speed table of base against head' },
+  'no-fuzz': { type: 'boolean', default: false, help: 'only the deterministic stages (no fuzzing)' },
+  ...sideFlags,
+};
+
 async function run(args) {
-  const flags = parse(args, {
-    ...sideFlags,
-    budget: { type: 'string', default: '240' },
-    out: { type: 'string', default: 'gate-out' },
-    'emit-known': { type: 'string' },
-    bench: { type: 'boolean', default: false },
-    'no-fuzz': { type: 'boolean', default: false },
-  });
-  const budget = positiveInteger(flags.budget, 'budget', 86_400);
-  const options = sessionOptions(flags);
+  const values = parse(args, flags);
+  const budget = positiveInteger(values.budget, 'budget', 86_400);
+  const options = sessionOptions(values);
   const known = loadKnown(options.knownFile);
-  const out = path.resolve(flags.out);
-  if (flags['emit-known'] && fs.existsSync(flags['emit-known'])) {
-    throw new UsageError(`--emit-known ${flags['emit-known']} exists; ipcfuzz does not overwrite files`);
-  }
-  fs.mkdirSync(out, { recursive: true });
+  const out = checkFolder(values.out, 'out');
+  if (values['emit-known'] !== undefined) checkNewFile(values['emit-known'], 'emit-known');
   const session = new Session(options);
+  fs.mkdirSync(out, { recursive: true });
   try {
-    const gate = await runGate({ session, known, knownFile: options.knownFile, out, budget, fuzz: !flags['no-fuzz'] });
+    const { applies, outside } = splitByScope(known, session.sides);
+    const gate = await runGate({
+      session, known: applies, outside, knownFile: options.knownFile, out, budget, fuzz: !values['no-fuzz'],
+    });
     const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
     })), { base: out, version, sides }), null, 2)}\n`);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
-    if (flags.bench) {
+    if (values.bench) {
       // The codec table of base against head, appended to the summary; timing never changes the verdict.
       const bench = await require('../../bench/gate').benchSection({
-        baseNode: flags['base-node'] === undefined ? undefined : session.sides.a.node, headNode: session.sides.b.node,
+        baseNode: values['base-node'] === undefined ? undefined : session.sides.a.node, headNode: session.sides.b.node,
       });
       fs.appendFileSync(path.join(out, 'summary.md'), `\n${bench.markdown}`);
       console.log(bench.line);
     }
-    if (flags['emit-known']) emitKnown(flags['emit-known'], gate, options.knownFile);
+    if (values['emit-known'] !== undefined) emitKnown(values['emit-known'], gate, options.knownFile, session.sides);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
@@ -82,4 +87,4 @@ async function run(args) {
   }
 }
 
-module.exports = { run };
+module.exports = { run, about, flags };

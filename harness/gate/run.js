@@ -8,7 +8,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { classify } = require('../known');
+const { classify, scopeText } = require('../known');
 const { tiers } = require('../compare');
 const { FindingStore } = require('../findings');
 const { runProperties, runExhaustive } = require('../../properties/runner');
@@ -153,7 +153,11 @@ function savedFindings(dir) {
 }
 
 // An entry with a reproducer must still produce a difference it matches.
-async function ratchetStage(collector, stale, cases) {
+// Entries recorded for another codec pair or build are not judged here.
+async function ratchetStage(collector, stale, outside, cases) {
+  cases.push(...outside.map((entry) => ({
+    name: `known ${entry.id}`, skipped: `out of scope: recorded for ${scopeText(entry)}`,
+  })));
   for (const entry of collector.known) {
     if (!entry.reproducer || collector.timeLeft() <= 0) {
       cases.push({ name: `known ${entry.id}`, skipped: entry.reproducer ? kOutOfTime : 'no reproducer' });
@@ -192,7 +196,8 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   }
 }
 
-// options: { session, known, knownFile, out, budget (seconds), fuzz (false: the deterministic stages only) }
+// options: { session, known (the entries in scope), outside (those not), knownFile, out, budget (seconds),
+//            fuzz (false: the deterministic stages only) }
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
@@ -212,7 +217,8 @@ async function runGate(options) {
     }
     stages.push(await timed('properties (fixed seed)', collector, (cases) => propertiesStage(collector, cases)));
     stages.push(await timed('replay', collector, (cases) => replayStage(collector, cases)));
-    stages.push(await timed('known-differences ratchet', collector, (cases) => ratchetStage(collector, stale, cases)));
+    stages.push(await timed('known-differences ratchet', collector, (cases) =>
+      ratchetStage(collector, stale, options.outside ?? [], cases)));
     const fuzzSeconds = Math.floor(collector.timeLeft());
     if (!options.fuzz) {
       stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: 'not asked for (--no-fuzz)' }] });
