@@ -69,7 +69,9 @@ function outcomeRows(result) {
     const { a, b } = outcomes.serialize;
     rows.push(...sideBySide('serialize', describeOutcome(a), describeOutcome(b)));
     if (a.effects?.length || b.effects?.length) {
-      rows.push(...sideBySide('side effects', a.effects.join(', ') || 'none', b.effects.join(', ') || 'none'));
+      // A side that crashed reports no effects.
+      const effects = (o) => o.effects?.join(', ') || 'none';
+      rows.push(...sideBySide('side effects', effects(a), effects(b)));
     }
     for (const d of outcomes.decode) {
       rows.push(...sideBySide(`decode ${d.producer}'s frame`, describeOutcome(d.a), describeOutcome(d.b)));

@@ -23,6 +23,17 @@ describe('outcomes and counts', function () {
     assert.match(stdout, /\nSAME$/m);
   });
 
+  it('renders a result where one side crashed and the other ran user code', function () {
+    const { renderResult } = require('../harness/report');
+    const info = { node: 'v26.10.0' };
+    const sides = { a: { codec: 'js', info }, b: { codec: 'native', info } };
+    const a = { kind: 'ok', bytes: '00000004ff0f4902', effects: ['get x'] };
+    const b = { kind: 'crash', signal: 'SIGSEGV', code: null };
+    const text = renderResult({ type: 'value', input: { module: 'v.js' }, outcomes: { serialize: { a, b }, decode: [] },
+      differences: [] }, sides);
+    assert.match(text, /side effects\n +get x +│ none\n/);
+  });
+
   describe('a value module that never returns', function () {
     const request = { op: 'serialize', codec: 'js', input: { module: fixture('hanging-value.js') } };
     const unbuildable = {
