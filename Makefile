@@ -30,7 +30,7 @@ help:
 	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22.12.0 24.19.0\")"
 	@echo "make bench         fuzzing throughput, time to find the mutants, the codec performance table (BENCH_OUT=$(BENCH_OUT))"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
-	@echo "make oss-fuzz-check  build the OSS-Fuzz targets locally and run each briefly"
+	@echo "make oss-fuzz-check  build the OSS-Fuzz targets and check them by the platform's rules (OSS_FUZZ_CHECK_SECONDS=20)"
 
 install: node_modules/.package-lock.json
 

@@ -11,7 +11,7 @@ const { resolveNode } = require('../harness/nodes');
 const { binary } = require('./machine');
 const codecTable = require('./codec-table');
 const { summarize, median } = require('./stats');
-const { chartSvg } = require('./chart');
+const { chartSvg, renderPng, fontFamily } = require('./chart');
 const { isSlowdown } = require('./gate');
 const ttf = require('./time-to-find');
 const { sampleTree } = require('./rss');
@@ -107,6 +107,29 @@ describe('bench', function () {
     });
     assert.equal(svg.match(/<polyline/g).length, 2);
     assert.doesNotMatch(svg, /NaN|undefined|Infinity/);
+  });
+
+  it('draws the PNG with the pinned font, the same bytes every time', function () {
+    const svg = chartSvg({
+      title: 'round trips per second', note: 'n', lens: [64],
+      panels: [{ title: 'p', yLabel: 'y',
+        series: [{ label: 'a', color: '#000', points: [{ len: 64, median: 9, min: 8, max: 10 }] }] }],
+    });
+    assert.match(svg, new RegExp(`font-family="${fontFamily}"`));
+    const first = renderPng(svg);
+    assert.equal(first.png.subarray(1, 4).toString(), 'PNG');
+    assert.equal(first.width, Math.round(Number(/width="(\d+)"/.exec(svg)[1]) * 1.5));
+    assert.ok(first.png.equals(renderPng(svg).png));
+    // The title's glyphs are drawn: with no font found, text is left out and the strip stays white.
+    const inked = (image, y0, y1) => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = 0; x < image.width; x++) if (image.pixels[(y * image.width + x) * 4] < 128) n++;
+      }
+      return n;
+    };
+    assert.ok(inked(first, 15, 40) > 200);
+    assert.equal(inked(renderPng(svg.replace(/<text[^>]*>[^<]*<\/text>/g, '')), 15, 40), 0);
   });
 
   it('reads the peak memory of a process tree by class', async function () {

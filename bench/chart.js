@@ -1,12 +1,19 @@
 'use strict';
 // The chart of the codec table as an SVG written by hand (no plotting
 // dependency): rates by payload size, one line per codec and binary, a
-// logarithmic rate axis, a bar from min to max at every median. A PNG is made
-// from it with rsvg-convert (Debian: librsvg2-bin) when that is installed.
+// logarithmic rate axis, a bar from min to max at every median. The PNG is
+// drawn from it by resvg with the DejaVu Sans files of the pinned npm package
+// dejavu-fonts-ttf and no system fonts, so the same SVG gives the same PNG on
+// every machine.
 
 const fs = require('node:fs');
-const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { Resvg } = require('@resvg/resvg-js');
 const fmt = require('./format');
+
+const fontFamily = 'DejaVu Sans';
+const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const fontFiles = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => path.join(fontDir, f));
 
 const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -68,7 +75,7 @@ function chartSvg({ title, note, panels, lens }) {
   const legendY = 48 + panelH + 8;
   const height = legendY + 44;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${fontFamily}">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="14" y="24" font-size="17" font-weight="bold">${escape(title)}</text>`,
     ...panels.map((p, i) => panelSvg(p, { x0: 10 + i * panelW, y0: 40, width: panelW, height: panelH, lens })),
@@ -82,14 +89,21 @@ function chartSvg({ title, note, panels, lens }) {
   return `${parts.join('\n')}\n`;
 }
 
-// Writes FILE.svg and, when rsvg-convert is there, FILE.png; returns what it wrote and why not.
+// The SVG drawn at 1.5 times its size, as { png, width, height, pixels (RGBA) }.
+function renderPng(svg) {
+  const image = new Resvg(svg, {
+    fitTo: { mode: 'zoom', value: 1.5 },
+    font: { loadSystemFonts: false, fontFiles, defaultFontFamily: fontFamily },
+  }).render();
+  return { png: image.asPng(), width: image.width, height: image.height, pixels: image.pixels };
+}
+
+// Writes FILE.svg and FILE.png; returns their paths.
 function writeChart(base, chart) {
-  fs.writeFileSync(`${base}.svg`, chartSvg(chart));
-  const png = spawnSync('rsvg-convert', ['--format', 'png', '--zoom', '1.5', '--output', `${base}.png`, `${base}.svg`], { encoding: 'utf8' });
-  if (png.error || png.status !== 0) {
-    return { svg: `${base}.svg`, png: null, pngSkipped: png.error?.code === 'ENOENT' ? 'rsvg-convert not installed (apt-get install librsvg2-bin)' : png.stderr.trim() };
-  }
+  const svg = chartSvg(chart);
+  fs.writeFileSync(`${base}.svg`, svg);
+  fs.writeFileSync(`${base}.png`, renderPng(svg).png);
   return { svg: `${base}.svg`, png: `${base}.png` };
 }
 
-module.exports = { chartSvg, writeChart };
+module.exports = { chartSvg, renderPng, writeChart, fontFamily };

@@ -39,6 +39,10 @@ function measure({ serialization, len, inflight, seconds, warmup }) {
     });
     child.once('spawn', () => {
       for (let i = 0; i < inflight; i++) child.send(message);
+    });
+    // The warm-up starts with the first echo: a child that boots slowly on a
+    // busy machine must not eat into the measured window.
+    child.once('message', () => {
       setTimeout(() => {
         const start = { count, time: process.hrtime.bigint(), parent: parentCpuMicros(), child: childCpuMicros(child.pid) };
         setTimeout(() => {

@@ -125,8 +125,7 @@ function report(results, meta, files) {
       ttf.markdown(results.ttf.rows, cap), '');
   }
   if (files.chart) {
-    lines.push(`![round trips per second by payload size](${path.basename(files.chart.png ?? files.chart.svg)})`, '');
-    if (files.chart.pngSkipped) lines.push(`(No PNG: ${files.chart.pngSkipped}.)`, '');
+    lines.push(`![round trips per second by payload size](${path.basename(files.chart.png)})`, '');
   }
   return `${lines.join('\n')}`;
 }
@@ -192,7 +191,6 @@ async function main() {
   fs.writeFileSync(`${base}.json`, `${JSON.stringify({ meta, results }, (k, v) => (v === Infinity ? null : v), 2)}\n`);
   log(`bench: ${(meta.seconds / 60).toFixed(1)} min; wrote ${[`${base}.md`, `${base}.json`, files.chart?.svg, files.chart?.png]
     .filter(Boolean).map((f) => path.relative(process.cwd(), f)).join(', ')}`);
-  if (files.chart?.pngSkipped) log(`bench: no PNG: ${files.chart.pngSkipped}`);
 }
 
 main().catch((err) => {

@@ -32,8 +32,10 @@ node_gyp() {
 build_addon() {
   local gyp
   gyp=$(node_gyp)
-  if [[ -z "$gyp" ]] || ! command -v cc >/dev/null || ! command -v make >/dev/null || ! command -v python3 >/dev/null; then
-    echo "build-native: skipping the addon: needs node-gyp, cc, make and python3"
+  # node-gyp compiles with cc, links with c++ and runs gyp with python3.
+  if [[ -z "$gyp" ]] || ! command -v cc >/dev/null || ! command -v c++ >/dev/null || ! command -v make >/dev/null ||
+    ! command -v python3 >/dev/null; then
+    echo "build-native: skipping the addon: needs node-gyp, cc, c++, make and python3"
     return
   fi
   # Headers come from the pinned binary: node-gyp downloads nothing.

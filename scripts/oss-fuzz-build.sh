@@ -6,10 +6,15 @@
 # binary that has the native codec, with --expose-internals (the standard
 # compile_javascript_fuzzer wrapper runs the image's node, which has neither),
 # plus <target>_seed_corpus.zip, <target>.dict and <target>.options.
+# ClusterFuzz takes as a target an executable named [a-zA-Z0-9@_.-]+ with no
+# extension whose bytes hold LLVMFuzzerTestOneInput: the wrappers say it in a
+# comment, as compile_javascript_fuzzer's do. The Jazzer.js prebuilt needs
+# glibc 2.38, so project.yaml asks for the Ubuntu 24.04 images (glibc 2.39).
 
 project=ipcfuzz
 cd "$SRC/$project"
-npm ci --no-audit --no-fund
+# The development packages (test schemas, the bench's renderer) are not shipped.
+npm ci --no-audit --no-fund --omit=dev
 
 # The project travels with its wrappers.
 rm -rf "${OUT:?}/$project"
@@ -20,11 +25,12 @@ for target in value frame stream; do
   name="ipcfuzz_$target"
   cat > "$OUT/$name" <<WRAPPER
 #!/bin/sh
-# libFuzzer flags and corpus folders pass through after --.
+# LLVMFuzzerTestOneInput for fuzzer detection.
+# libFuzzer flags and inputs pass through; fuzzers/jazzer/oss-fuzz.js says how a difference crashes.
 this_dir=\$(dirname "\$0")
 cd "\$this_dir/$project"
-IPCFUZZ_ON_DIFFERENCE=throw exec node_modules/node-26.10.0/bin/node --expose-internals --no-warnings \\
-  fuzzers/jazzer/launch.js fuzzers/jazzer/$target.js --sync -- "\$@"
+exec node_modules/node-26.10.0/bin/node --expose-internals --no-warnings fuzzers/jazzer/oss-fuzz.js \\
+  fuzzers/jazzer/$target.js "\$@"
 WRAPPER
   chmod +x "$OUT/$name"
   (cd "corpus/jazzer/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)

@@ -13,6 +13,8 @@ const { createOps } = require('../../harness/ops');
 const { runSync } = require('../../harness/checks');
 const { buildInput } = require('../../harness/recipes/build');
 const { loadKnown, classify, splitByScope } = require('../../harness/known');
+const { tiers } = require('../../harness/compare');
+const { headline } = require('./crash-line');
 const { FindingStore } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncWorker } = require('../../harness/sync-worker');
@@ -32,6 +34,8 @@ const kShrinkBudget = 200;
 // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
 // fuzzer, so that the platform files it with its input.
 const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
+// While the platform minimizes a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
+const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
 
 const timeoutMs = Number(env.IPCFUZZ_TIMEOUT ?? 10_000);
 const freshWorker = (nodePath) => new SyncWorker(nodePath, { timeoutMs });
@@ -75,11 +79,26 @@ function shrink(data, toInput, type, signature) {
   return best;
 }
 
+// The crash the platform files: its first line names one difference (the
+// first tier, then signature), and the throwing frame is a function named
+// after that signature, so the same difference always gives the same first
+// line and top frame and is grouped into one issue; the details follow.
+function raiseDifference(fresh) {
+  const [head] = [...fresh].sort((x, y) => tiers.indexOf(x.tier) - tiers.indexOf(y.tier) ||
+    (x.signature < y.signature ? -1 : Number(x.signature > y.signature)));
+  const details = new Set(fresh.map((d) => `  ${d.signature}: ${d.where}: ${String(d.detail).replace(/\n/g, ' ')}`));
+  const lines = [headline(head), ...details];
+  const frame = { [head.signature]() { throw new Error(lines.join('\n')); } };
+  frame[head.signature]();
+}
+
 // Runs one fuzz input; `toInput(bytes)` maps the fuzzer's bytes to a check input.
 function fuzzOne(type, toInput, data, target) {
   const { result: first, fresh } = freshDifferences(type, toInput(data));
-  if (throwOnDifference && fresh.length) {
-    throw new Error(`ipcfuzz: ${fresh.map((d) => `${d.signature}: ${d.where}: ${d.detail}`).join('; ')}`);
+  if (throwOnDifference) {
+    const raised = fresh.filter((d) => !onlySignature || d.signature === onlySignature);
+    if (raised.length) raiseDifference(raised);
+    return;
   }
   for (const difference of fresh) {
     if (seen.has(difference.signature)) continue;
