@@ -29,7 +29,7 @@ async function gateVectors(collector) {
       .filter((d) => d.tier !== 'error-identity' && !d.known);
     if (judged.length) {
       const result = await session.check(checkOf(vector), vector.input);
-      collector.add(result, 'conformance', { vector: vector.id });
+      await collector.add(result, 'conformance', { vector: vector.id });
     }
     cases.push({
       name, seconds: (Date.now() - started) / 1000,

@@ -1,6 +1,8 @@
 'use strict';
 // Compares two codecs' outcomes and names each difference by tier:
-//   crash           a codec crashed or hung (a finding even when both did)
+//   crash           one codec crashed or hung and the other did not, or not
+//                   alike (both ending the same way is agreement: the report
+//                   still shows it)
 //   acceptance      one accepted what the other rejected
 //   error-identity  both rejected, with a different error class or code
 //   bytes           both serialized, to different frames
@@ -54,6 +56,9 @@ function treeDiff(a, b, path = '$') {
   return null;
 }
 
+const failed = (outcome) => outcome.kind === 'crash' || outcome.kind === 'hang';
+const bothFailedAlike = (oa, ob) => failed(oa) && failed(ob) && outcomeLabel(oa) === outcomeLabel(ob);
+
 function sameEnd(oa, ob) {
   return oa.kind === ob.kind && (oa.kind !== 'reject' ||
     (errorLabel(oa.error) === errorLabel(ob.error) && oa.error.message === ob.error.message));
@@ -77,6 +82,7 @@ function compareOutcomes(op, where, oa, ob) {
   const b = sideSummary(ob);
   const out = [];
   if (oa.kind === 'crash' || oa.kind === 'hang' || ob.kind === 'crash' || ob.kind === 'hang') {
+    if (bothFailedAlike(oa, ob)) return [];
     const side = ['crash', 'hang'].includes(oa.kind) ? 'a' : 'b';
     const failed = side === 'a' ? oa : ob;
     return [difference('crash', op, where, a, b, `${side}:${outcomeLabel(failed)}`,
@@ -160,4 +166,4 @@ function compareReads(ra, rb) {
   return out;
 }
 
-module.exports = { compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, tiers };
+module.exports = { compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, tiers };

@@ -46,19 +46,29 @@ function framed(payload) {
   return frame;
 }
 
-// buildInput(input, effects) -> { value, setup, teardown } makes the value to serialize.
-function createOps(buildInput) {
+// buildInput(input, effects) -> { value, setup, teardown } makes the value to
+// serialize; built(request), when given, is told once it is made, before the codec runs.
+function createOps(buildInput, { built } = {}) {
   return {
     info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
-    serialize: ({ codec, input }) => {
+    serialize: (request) => {
       const effects = [];
-      const build = attemptBuild(() => buildInput(input, effects));
-      return build.kind ? build : serialize(loadCodec(codec), { ...build, effects });
+      const build = attemptBuild(() => buildInput(request.input, effects));
+      built?.(request);
+      return build.kind ? build : serialize(loadCodec(request.codec), { ...build, effects });
     },
     deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), Buffer.from(bytes, 'hex')),
     roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), Buffer.from(bytes, 'hex')),
     stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), Buffer.from(bytes, 'hex'), chunks),
   };
+}
+
+// What a worker that ran out of time on a request owes it: when a value
+// module was still being built (no `built` note came), the input is at
+// fault, not the codec; null otherwise.
+function unfinishedBuild(request, built, ms) {
+  if (request.op !== 'serialize' || request.input?.module === undefined || built) return null;
+  return { kind: 'unbuildable', error: { name: 'Error', message: `building the value did not finish in ${ms} ms` } };
 }
 
 // A value whose construction throws (a step that cannot apply to it, such as
@@ -140,4 +150,4 @@ function* cut(data, sizes = []) {
   if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
 
-module.exports = { createOps, serialize, deserialize, stream, describeError };
+module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild };

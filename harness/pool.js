@@ -6,8 +6,9 @@
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { EnvironmentError, UsageError } = require('./errors');
+const { EnvironmentError, UsageError, StoppedError } = require('./errors');
 const { onJsonLines } = require('./lines');
+const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const kStderrTail = 4096;
@@ -23,6 +24,9 @@ class WorkerProcess {
   }
 
   request(message) {
+    // A check still running when the time was up (fast-check does not wait
+    // for the property it interrupts) must not start a new process.
+    if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
       const entry = { message: { ...message, id: this.nextId++ }, resolve, reject };
@@ -34,14 +38,17 @@ class WorkerProcess {
     });
   }
 
+  // Ends the process and every request still waiting for it, for good.
   close() {
+    this.closed = true;
     const child = this.child;
     this.child = null;
+    clearTimeout(this.timer);
     if (child) {
-      clearTimeout(this.timer);
       child.removeAllListeners('exit');
       child.kill('SIGKILL');
     }
+    for (const entry of this.queue.splice(0)) entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
   }
 
   #ensureStarted() {
@@ -70,16 +77,21 @@ class WorkerProcess {
     if (this.queue.length === 0) return;
     const head = this.queue[0];
     this.timer = setTimeout(() => {
-      this.stats.hangs++;
       this.queue.shift();
-      head.resolve({ kind: 'hang', ms: this.timeoutMs });
+      const unbuilt = unfinishedBuild(head.message, head.built, this.timeoutMs);
+      if (!unbuilt) this.stats.hangs++;
+      head.resolve(unbuilt ?? { kind: 'hang', ms: this.timeoutMs });
       this.#restart();
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault }) {
+  #answer({ id, outcome, fault, built }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
+    if (built) {
+      head.built = true;
+      return;
+    }
     this.queue.shift();
     if (fault) {
       const Err = fault.kind === 'usage' ? UsageError : EnvironmentError;

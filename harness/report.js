@@ -3,7 +3,7 @@
 // annotated frames involved, and a verdict per tier.
 
 const { hexdump } = require('./hexdump');
-const { outcomeLabel, tiers } = require('./compare');
+const { outcomeLabel, bothFailedAlike, tiers } = require('./compare');
 
 const kColumn = 58;
 
@@ -69,7 +69,9 @@ function outcomeRows(result) {
     const { a, b } = outcomes.serialize;
     rows.push(...sideBySide('serialize', describeOutcome(a), describeOutcome(b)));
     if (a.effects?.length || b.effects?.length) {
-      rows.push(...sideBySide('side effects', a.effects.join(', ') || 'none', b.effects.join(', ') || 'none'));
+      // A side that crashed reports no effects.
+      const effects = (o) => o.effects?.join(', ') || 'none';
+      rows.push(...sideBySide('side effects', effects(a), effects(b)));
     }
     for (const d of outcomes.decode) {
       rows.push(...sideBySide(`decode ${d.producer}'s frame`, describeOutcome(d.a), describeOutcome(d.b)));
@@ -106,11 +108,23 @@ function framesOf(result) {
   return [['a', a], ['b', b]].filter(([, o]) => o.kind === 'ok').map(([s, o]) => [s, o.bytes]);
 }
 
-function verdictRows(differences) {
+// Operations where both codecs crashed or hung the same way: no difference, but worth seeing.
+function bothFailed(outcomes) {
+  const pairs = [['serialize', outcomes.serialize], ['roundtrip', outcomes.roundtrip], ['framer', outcomes.stream],
+    ...(outcomes.decode ?? []).map((d) => [`decode ${d.producer}'s frame`, d])];
+  return pairs.filter(([, p]) => p?.a && p.b && p.a !== p.b && bothFailedAlike(p.a, p.b))
+    .map(([where, p]) => `${where}: both ${outcomeLabel(p.a)}`);
+}
+
+// outcomes, when given, name the operations where both codecs failed alike.
+function verdictRows(differences, outcomes = {}) {
+  const alike = bothFailed(outcomes);
   return tiers.map((tier) => {
     const found = differences.filter((d) => d.tier === tier);
     const fresh = found.filter((d) => !d.known);
-    const status = fresh.length ? 'DIFF' : found.length ? `known (${[...new Set(found.map((d) => d.known))].join(', ')})` : 'same';
+    const same = tier === 'crash' && alike.length ? `same (${alike.join('; ')})` : 'same';
+    const knownIds = [...new Set(found.map((d) => d.known))].join(', ');
+    const status = fresh.length ? 'DIFF' : found.length ? `known (${knownIds})` : same;
     const detail = (fresh[0] ?? found[0]);
     return `  ${tier.padEnd(15)} ${status}${detail ? `  ${detail.where}: ${detail.detail}` : ''}`;
   });
@@ -126,7 +140,7 @@ function renderBody(result) {
   if (result.model) lines.push('', 'what the format says (the C model)', ...result.model.map((l) => `  ${l}`));
   const fresh = result.differences.filter((d) => !d.known).length;
   const known = result.differences.length - fresh;
-  lines.push('', 'verdict', ...verdictRows(result.differences), '',
+  lines.push('', 'verdict', ...verdictRows(result.differences, result.outcomes), '',
     fresh ? `DIFF: ${fresh} difference${fresh > 1 ? 's' : ''}${known ? ` (+${known} known)` : ''}` :
       known ? `SAME except ${known} known difference${known > 1 ? 's' : ''}` : 'SAME');
   return lines.join('\n');

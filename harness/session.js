@@ -6,6 +6,7 @@ const path = require('node:path');
 const { WorkerProcess } = require('./pool');
 const { resolveNode, probeNode } = require('./nodes');
 const { runAsync } = require('./checks');
+const { confirmAsync } = require('./confirm');
 const { builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 const fs = require('node:fs');
@@ -39,11 +40,15 @@ class Session {
     }
     this.timeoutMs = timeoutMs;
     this.workers = new Map();
+    this.freshWorkers = new Set();
+    this.closed = false;
   }
 
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      this.workers.set(nodePath, new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs }));
+      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs });
+      if (this.closed) worker.close();
+      this.workers.set(nodePath, worker);
     }
     return this.workers.get(nodePath);
   }
@@ -57,14 +62,31 @@ class Session {
     return runAsync(type, (side, request) => this.run(side, request), input);
   }
 
+  // Whether a difference of this input stands with both sides in fresh
+  // processes (see confirm.js); false means it depends on process history.
+  confirm(type, input, difference) {
+    return confirmAsync({
+      type, input, difference, sides: this.sides,
+      startWorker: (nodePath) => {
+        for (const w of this.freshWorkers) if (w.closed) this.freshWorkers.delete(w);
+        const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs });
+        if (this.closed) worker.close();
+        this.freshWorkers.add(worker);
+        return worker;
+      },
+    });
+  }
+
   stats() {
     const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     for (const w of this.workers.values()) for (const k of Object.keys(total)) total[k] += w.stats[k];
     return total;
   }
 
+  // Ends every worker; checks still running end with a StoppedError.
   close() {
-    for (const w of this.workers.values()) w.close();
+    this.closed = true;
+    for (const w of [...this.workers.values(), ...this.freshWorkers]) w.close();
   }
 }
 

@@ -13,6 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { EnvironmentError, UsageError } = require('./errors');
+const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -29,7 +30,8 @@ class SyncWorker {
     this.spawned = 0;
     this.spare = null;
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
-    process.on('exit', () => this.close());
+    this.onExit = () => this.close();
+    process.on('exit', this.onExit);
   }
 
   // A booting worker and the ends of its two FIFOs that this process keeps.
@@ -63,17 +65,23 @@ class SyncWorker {
     if (!this.child) this.#start();
     const id = this.nextId++;
     fs.writeSync(this.toWorker, `${JSON.stringify({ ...message, id })}\n`);
-    const line = this.#readLine();
-    if (line === null) return this.#crashed();
-    if (line === undefined) return this.#hung();
-    const { outcome, fault } = JSON.parse(line);
+    const deadline = Date.now() + this.timeoutMs;
+    let built = false;  // a value module's note comes before the answer
+    let answer;
+    do {
+      const line = this.#readLine(deadline);
+      if (line === null) return this.#crashed();
+      if (line === undefined) return this.#hung(unfinishedBuild(message, built, this.timeoutMs));
+      answer = JSON.parse(line);
+      built ||= Boolean(answer.built);
+    } while (answer.built);
+    const { outcome, fault } = answer;
     if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
     return outcome;
   }
 
   // A line, null when the worker died, undefined when it ran out of time.
-  #readLine() {
-    const deadline = Date.now() + this.timeoutMs;
+  #readLine(deadline) {
     const buffer = Buffer.alloc(65536);
     for (;;) {
       const newline = this.pending.indexOf('\n');
@@ -103,10 +111,11 @@ class SyncWorker {
     return { kind: 'crash', signal, code, stderr: '' };
   }
 
-  #hung() {
-    this.stats.hangs++;
+  // unbuilt: the outcome to give when a value module, not the codec, ran out of time.
+  #hung(unbuilt) {
+    if (!unbuilt) this.stats.hangs++;
     this.#reset();
-    return { kind: 'hang', ms: this.timeoutMs };
+    return unbuilt ?? { kind: 'hang', ms: this.timeoutMs };
   }
 
   #reset() {
@@ -130,6 +139,8 @@ class SyncWorker {
     if (this.spare) this.#stop(this.spare);
     this.child = null;
     this.spare = null;
+    process.removeListener('exit', this.onExit);
+    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,9 @@
 // Runs inside the node binary under test (started with --expose-internals).
 // Reads one JSON request a line on stdin and answers one JSON line each on
 // fd 3, in order; stdout and stderr stay free for whatever codecs print.
-// A request that crashes or hangs this process is answered by the parent.
+// A request that crashes or hangs this process is answered by the parent,
+// which is told when a value module has been built, so that a module that
+// never returns is blamed on itself, not on the codec.
 
 const fs = require('node:fs');
 const { createOps } = require('./ops');
@@ -11,7 +13,10 @@ const { buildInput } = require('./recipes/build');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const kReply = 3;
-const ops = createOps(buildInput);
+const reply = (message) => fs.writeSync(kReply, `${JSON.stringify(message)}\n`);
+const ops = createOps(buildInput, {
+  built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
+});
 
 function handle(request) {
   try {
@@ -25,4 +30,4 @@ function handle(request) {
   }
 }
 
-onJsonLines(process.stdin, (request) => fs.writeSync(kReply, `${JSON.stringify(handle(request))}\n`));
+onJsonLines(process.stdin, (request) => reply(handle(request)));

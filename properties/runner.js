@@ -7,6 +7,7 @@
 const fc = require('fast-check');
 const { properties } = require('./definitions');
 const { classify } = require('../harness/known');
+const { StoppedError } = require('../harness/errors');
 
 const kRunsPerTurn = 40;
 
@@ -14,16 +15,16 @@ const kRunsPerTurn = 40;
 //            until(summary): stop early once it returns true,
 //            path: replay the counterexample of a finding: with its seed and
 //            a single property, one turn that follows fast-check's shrink path }
+// A difference already saved in the store counts as seen again, and one that
+// does not stand in fresh processes (confirm.js) as history-dependent: neither
+// is a finding. Once the session is closed the run ends with what it has.
 async function runProperties(options) {
   const { session, known, store, onProgress = () => {} } = options;
   const names = options.only ?? Object.keys(properties);
   const deadline = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
-  const state = {
-    runs: 0, knownHits: new Map(), findings: new Map(), seed: options.seed ?? Date.now() % 2 ** 31,
-  };
-
+  const state = newState(options.seed ?? Date.now() % 2 ** 31);
   const turns = options.path === undefined ? Infinity : 1;
   for (let turn = 0; turn < turns && Date.now() < deadline && state.runs < maxRuns; turn++) {
     const name = names[turn % names.length];
@@ -31,6 +32,7 @@ async function runProperties(options) {
     const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
     const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, known, state });
     state.runs += outcome.runs;
+    perProperty(state, name).runs += outcome.runs;
     if (outcome.finding) {
       const { result, difference } = outcome.finding;
       const stored = store?.record(result, difference, {
@@ -38,15 +40,48 @@ async function runProperties(options) {
         origin: { engine: 'fast-check', property: name, seed, path: outcome.path, ...properties[name].origin(outcome.counterexample) },
       });
       state.findings.set(difference.signature, { difference, result, property: name, seed, path: outcome.path, folder: stored?.folder });
+      perProperty(state, name).findings++;
     }
     const now = summary(state, started);
     onProgress({ ...now, property: name });
-    if (options.until?.(now)) break;
+    if (outcome.stopped || options.until?.(now)) break;
   }
   return summary(state, started);
 }
 
-async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path }) {
+function newState(seed) {
+  return {
+    runs: 0, knownHits: new Map(), findings: new Map(), seenAgain: new Map(), historyDependent: new Set(),
+    properties: new Map(), seed,
+  };
+}
+
+function perProperty(state, name) {
+  if (!state.properties.has(name)) state.properties.set(name, { runs: 0, findings: 0, known: 0, seenAgain: 0 });
+  return state.properties.get(name);
+}
+
+// Counts the known and already saved differences of one result; returns the others.
+function unseen(result, { known, store, session, state, name }) {
+  classify(result.differences, known);
+  const fresh = [];
+  for (const d of result.differences) {
+    if (d.known) {
+      state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
+      perProperty(state, name).known++;
+    } else if (state.findings.has(d.signature) || state.historyDependent.has(d.signature)) {
+      // counted when first met
+    } else if (state.seenAgain.has(d.signature) || store?.has(session.sides, d.signature)) {
+      state.seenAgain.set(d.signature, (state.seenAgain.get(d.signature) ?? 0) + 1);
+      perProperty(state, name).seenAgain++;
+    } else {
+      fresh.push(d);
+    }
+  }
+  return fresh;
+}
+
+async function runTurn(property, name, { session, known, store, seed, numRuns, deadline, state, path }) {
   let target = null;   // the first new signature of this turn: shrinking keeps to it
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
@@ -55,11 +90,7 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
       throw err;
     });
     if (!result) return true;
-    classify(result.differences, known);
-    for (const d of result.differences) {
-      if (d.known) state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
-    }
-    const fresh = result.differences.filter((d) => !d.known && !state.findings.has(d.signature));
+    const fresh = unseen(result, { known, store, session, state, name });
     if (target === null && fresh.length) target = fresh[0].signature;
     return !fresh.some((d) => d.signature === target);
   };
@@ -70,17 +101,26 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
     markInterruptAsFailure: false,
   });
-  if (fatal) throw fatal;
   const runs = details.numRuns;  // shrinking steps are not runs
-  // Interrupted by the budget before a counterexample was shrunk: nothing to report.
-  if (!details.failed || !details.counterexample) return { runs };
-  const [counterexample] = details.counterexample;
-  const result = await property.run(session, counterexample);
-  classify(result.differences, known);
-  const difference = result.differences.find((d) => d.signature === target) ??
-    result.differences.find((d) => !d.known);
-  if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
-  return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
+  try {
+    if (fatal) throw fatal;
+    // Interrupted by the budget before a counterexample was shrunk: nothing to report.
+    if (!details.failed || !details.counterexample) return { runs };
+    const [counterexample] = details.counterexample;
+    const result = await property.run(session, counterexample);
+    classify(result.differences, known);
+    const difference = result.differences.find((d) => d.signature === target) ??
+      result.differences.find((d) => !d.known);
+    if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
+    if (!await session.confirm(result.type, result.input, difference)) {
+      state.historyDependent.add(difference.signature);
+      return { runs };
+    }
+    return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
+  } catch (err) {
+    if (err instanceof StoppedError) return { runs, stopped: true };
+    throw err;
+  }
 }
 
 // Every one of `runs` inputs per property, drawn from a fixed seed, without
@@ -89,17 +129,22 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
 // Each new signature is saved with the first input that showed it.
 async function runExhaustive({ session, known, store, seed, runs, only }) {
   const started = Date.now();
-  const state = { runs: 0, knownHits: new Map(), findings: new Map(), seed };
+  const state = newState(seed);
   for (const name of only ?? Object.keys(properties)) {
     const property = properties[name];
     for (const [i, input] of fc.sample(property.arbitrary, { seed, numRuns: runs }).entries()) {
       state.runs++;
+      perProperty(state, name).runs++;
       const result = await property.run(session, input);
       if (!result) continue;
       classify(result.differences, known);
       for (const d of result.differences) {
         if (d.known) state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
-        if (d.known || state.findings.has(d.signature)) continue;
+        if (d.known || state.findings.has(d.signature) || state.historyDependent.has(d.signature)) continue;
+        if (!await session.confirm(result.type, result.input, d)) {
+          state.historyDependent.add(d.signature);
+          continue;
+        }
         const stored = store?.record(result, d, {
           sides: session.sides, origin: { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) },
         });
@@ -118,6 +163,9 @@ function summary(state, started) {
     runsPerSecond: seconds ? state.runs / seconds : 0,
     findings: [...state.findings.values()],
     known: Object.fromEntries(state.knownHits),
+    seenAgain: Object.fromEntries(state.seenAgain),
+    historyDependent: [...state.historyDependent],
+    properties: Object.fromEntries(state.properties),
     seed: state.seed,
   };
 }

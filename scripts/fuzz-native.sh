@@ -26,14 +26,16 @@ if [[ ! -x $out/fuzz_libfuzzer ]]; then
   exit 0
 fi
 [[ -d $corpus ]] || node scripts/native-corpus.js
+# Each fuzzer ends by itself at its time; one still running 5 s later is killed.
+limit=(timeout --kill-after=2 $((seconds + 5)))
 rm -rf "$work"
 mkdir -p "$work/libfuzzer" "$work/crashes"
 status=0
 before=$(find "$corpus" -type f | wc -l)
 
 echo "fuzz-native: libFuzzer, ${seconds}s"
-if ! "$out/fuzz_libfuzzer" "$work/libfuzzer" "$corpus" -dict="$dict" -max_total_time="$seconds" -max_len=4096 \
-    -timeout=10 -artifact_prefix="$work/crashes/" -print_final_stats=1 >"$work/libfuzzer.log" 2>&1; then
+if ! "${limit[@]}" "$out/fuzz_libfuzzer" "$work/libfuzzer" "$corpus" -dict="$dict" -max_total_time="$seconds" \
+    -max_len=4096 -timeout=10 -artifact_prefix="$work/crashes/" -print_final_stats=1 >"$work/libfuzzer.log" 2>&1; then
   echo "fuzz-native: libFuzzer stopped on an error; see $work/libfuzzer.log and $work/crashes/"
   grep -m1 -E "ERROR|SUMMARY" "$work/libfuzzer.log" || true
   status=1
@@ -45,7 +47,8 @@ if [[ -x $out/fuzz_afl ]] && command -v afl-fuzz >/dev/null; then
   echo "fuzz-native: AFL++, ${seconds}s"
   export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1
   AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/$out/libipcfuzz_mutator.so" \
-    afl-fuzz -i "$corpus" -o "$work/afl" -x "$dict" -V "$seconds" -- "$out/fuzz_afl" >"$work/afl.log" 2>&1 || status=1
+    "${limit[@]}" afl-fuzz -i "$corpus" -o "$work/afl" -x "$dict" -V "$seconds" -- "$out/fuzz_afl" \
+    >"$work/afl.log" 2>&1 || status=1
   grep -E "^(execs_done|corpus_count|saved_crashes)" "$work/afl/default/fuzzer_stats" | sed 's/^/  /' || true
   if compgen -G "$work/afl/default/crashes/id:*" >/dev/null; then
     echo "fuzz-native: AFL++ saved crashes in $work/afl/default/crashes/"

@@ -24,7 +24,7 @@ describe('compare', function () {
       assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'), reject('TypeError')), []);
     });
 
-    it('puts a crash or hang on either side in the crash tier, alone', function () {
+    it('puts a crash or hang on one side, or unlike ones, in the crash tier, alone', function () {
       const segv = { kind: 'crash', signal: 'SIGSEGV', code: null };
       const [d] = compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa' }), segv);
       assert.equal(d.tier, 'crash');
@@ -35,8 +35,11 @@ describe('compare', function () {
       assert.deepEqual(tiersOf(hang), ['crash']);
       assert.match(hang[0].signature, /^crash\/deserialize\/a:hang/);
 
-      // A crash on both sides is still a finding.
-      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), ['crash']);
+      // Both crashing alike is agreement; crashing differently is not.
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), []);
+      const abort = { kind: 'crash', signal: 'SIGABRT' };
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, abort)), ['crash']);
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'hang', ms: 5 })), ['crash']);
       const exit = compareOutcomes('serialize', 'w', { kind: 'crash', signal: null, code: 134 }, ok({ bytes: 'aa' }));
       assert.match(exit[0].signature, /exit 134/);
     });

@@ -4,7 +4,7 @@
 const assert = require('node:assert/strict');
 const { WorkerProcess } = require('../harness/pool');
 const { Session } = require('../harness/session');
-const { EnvironmentError } = require('../harness/errors');
+const { EnvironmentError, StoppedError } = require('../harness/errors');
 const { node26, fixture, within, useWorker } = require('./fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
@@ -91,6 +91,29 @@ describe('worker pool', function () {
       } finally {
         session.close();
       }
+    });
+  });
+
+  describe('a closed worker', function () {
+    // fast-check leaves an interrupted property running: its next request
+    // must not start a process after the run is over.
+    it('ends the requests waiting on it and starts no process for later ones', async function () {
+      const worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const waiting = worker.request(serialize(fixture('hang.js')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      worker.close();
+      await assert.rejects(waiting, StoppedError);
+      await assert.rejects(worker.request(serialize('js')), StoppedError);
+      assert.equal(worker.child, null);
+    });
+
+    it('makes a closed session confirm nothing and start nothing', async function () {
+      const session = new Session({ a: { codec: 'js' }, b: { codec: 'js' }, timeoutMs: 10_000 });
+      session.close();
+      await assert.rejects(session.check('value', { recipe }), StoppedError);
+      const difference = { tier: 'bytes', signature: 'bytes/serialize/x' };
+      await assert.rejects(session.confirm('value', { recipe }, difference), StoppedError);
+      assert.deepEqual([...session.workers.values()].map((w) => w.child), [null]);
     });
   });
 

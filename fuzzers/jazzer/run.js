@@ -17,10 +17,16 @@ const { Session } = require('../../harness/session');
 const { classify } = require('../../harness/known');
 const { root } = require('../../harness/nodes');
 const { onLines } = require('../../harness/lines');
+const { trackGroup, killGroup } = require('../../harness/groups');
+const { StoppedError } = require('../../harness/errors');
 
 const targets = ['value', 'frame', 'stream'];
 const launcher = path.join(__dirname, 'launch.js');
 const kMaxRestarts = 25;
+// Node and Jazzer.js start before libFuzzer's clock does; a target still
+// running a grace after its time is killed with its whole process group.
+const kStartSeconds = 2;
+const kGraceMs = 2000;
 const progressLine = /^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+) corp: (\d+)\/(\S+).*?exec\/s: (\d+)/;
 
 function dirs(target, workDir) {
@@ -44,24 +50,35 @@ function targetEnv({ sides, outDir, knownFile }) {
 
 // Starts one libFuzzer process of a target in `node`: its working corpus in
 // workDir, the seed corpus and dictionary of the repo, crash inputs in
-// `artifacts`. (The bench starts targets this way too, to time them.)
-function spawnTarget({ target, node, seconds, seed, workDir, artifacts, env, stdio }) {
+// `artifacts`, fuzzing for `seconds` once started. It leads a process group
+// of its own, killed whole once the target has ended or has run `limitMs`.
+// (The bench starts targets this way too, to time them.)
+function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds) * 1000 + kGraceMs, seed, workDir,
+  artifacts, env, stdio }) {
   const d = dirs(target, workDir);
   fs.mkdirSync(d.work, { recursive: true });
   const libFuzzerFlags = [`-max_total_time=${seconds}`, `-artifact_prefix=${artifacts}/`, '-print_final_stats=1',
     '-timeout=20', '-rss_limit_mb=4096', `-seed=${seed}`];
   if (fs.existsSync(d.dict)) libFuzzerFlags.push(`-dict=${d.dict}`);
   const corpora = [d.work, ...(fs.existsSync(d.seeds) ? [d.seeds] : [])];
-  return spawn(node, ['--expose-internals', '--no-warnings', launcher,
-    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags], { env, stdio });
+  const child = spawn(node, ['--expose-internals', '--no-warnings', launcher,
+    path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags],
+  { env, stdio, detached: true });
+  trackGroup(child);
+  const overrun = setTimeout(() => {
+    child.overran = true;
+    killGroup(child.pid);
+  }, limitMs).unref();
+  child.once('exit', () => clearTimeout(overrun));
+  return child;
 }
 
 // One libFuzzer process of one target; resolves with how it ended.
-function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, seed, stop }) {
+function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, status, seed, stop }) {
   fs.mkdirSync(workDir, { recursive: true });
   const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
   const child = spawnTarget({
-    target, node: sides.b.node, seconds, seed, workDir, artifacts,
+    target, node: sides.b.node, seconds, limitMs, seed, workDir, artifacts,
     env: targetEnv({ sides, outDir, knownFile }), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
@@ -74,6 +91,8 @@ function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, s
       status.findings.set(finding[1], { signature: finding[1], folder: finding[2], target });
       if (stop.when?.(finding[1])) stop.now();
     }
+    const other = /^ipcfuzz-(seen-again|history|worker)\t(.*)$/.exec(line);
+    if (other) count(status, other[1], other[2]);
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) status.stats[stat[1]] = +stat[2];
   };
@@ -82,11 +101,21 @@ function runOnce({ target, seconds, sides, workDir, knownFile, outDir, status, s
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       stop.children.delete(child);
-      if (stop.stopped) return resolve({ code: 0, artifacts: [], tail });
       const saved = fs.readdirSync(artifacts).map((f) => path.join(artifacts, f));
+      if (!saved.length) fs.rmdirSync(artifacts);
+      // Killed for time: what it did is in its progress lines.
+      if (stop.stopped || child.overran) return resolve({ code: 0, artifacts: [], tail });
       resolve({ code, signal, artifacts: saved, tail });
     });
   });
+}
+
+// What a target announced besides findings: a difference saved by an earlier
+// run, one that did not stand in fresh processes, a crash or hang of its worker.
+function count(status, what, detail) {
+  if (what === 'seen-again') status.seenAgain.add(detail);
+  else if (what === 'history') status.historyDependent.add(detail);
+  else status.worker[detail] = (status.worker[detail] ?? 0) + 1;
 }
 
 // Maps a libFuzzer artifact back to a check and replays it in a worker, so a
@@ -97,6 +126,15 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   classify(result.differences, known);
   const fresh = result.differences.filter((d) => !d.known);
   const chosen = fresh.find((d) => d.tier === 'crash') ?? fresh[0];
+  if (chosen && store.has(session.sides, chosen.signature)) {
+    store.record(result, chosen, { sides: session.sides, origin: {} });
+    status.seenAgain.add(chosen.signature);
+    return;
+  }
+  if (chosen && !await session.confirm(result.type, result.input, chosen)) {
+    status.historyDependent.add(chosen.signature);
+    return;
+  }
   if (!chosen) {
     // It did not reproduce in isolation: keep the input and libFuzzer's words.
     const folder = path.join(store.dir, `unreproduced-${target}-${path.basename(file)}`);
@@ -113,13 +151,18 @@ async function recordArtifact(file, { target, session, known, store, status }) {
 
 // Runs one target for its budget, restarting it after each crash.
 async function runTarget(target, options) {
-  const status = { target, execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0 };
+  const status = {
+    target, execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
+    seenAgain: new Set(), historyDependent: new Set(), worker: {},
+  };
   options.statuses.push(status);
-  const deadline = Date.now() + options.seconds * 1000;
+  const { deadline } = options;
   let execsBefore = 0;
   while (Date.now() < deadline - 1000 && status.restarts <= kMaxRestarts && !options.stop.stopped) {
-    const seconds = Math.max(1, Math.floor((deadline - Date.now()) / 1000));
-    const ended = await runOnce({ ...options, target, seconds, status, seed: options.seed + status.runs });
+    const left = deadline - Date.now();
+    const seconds = Math.max(1, Math.floor(left / 1000) - kStartSeconds);
+    const seed = options.seed + status.runs;
+    const ended = await runOnce({ ...options, target, seconds, limitMs: left + kGraceMs, status, seed });
     status.runs++;
     execsBefore += status.execs;
     status.totalExecs = execsBefore;
@@ -127,7 +170,12 @@ async function runTarget(target, options) {
     if (!ended.artifacts.length) {
       throw new Error(`jazzer ${target} exited with ${ended.signal ?? ended.code} and saved no input:\n${ended.tail.slice(-1500)}`);
     }
-    for (const file of ended.artifacts) await recordArtifact(file, { ...options, target, status });
+    try {
+      for (const file of ended.artifacts) await recordArtifact(file, { ...options, target, status });
+    } catch (err) {
+      if (err instanceof StoppedError) break;  // the time is up
+      throw err;
+    }
     status.restarts++;
   }
   status.totalExecs = Math.max(execsBefore, status.execs);
@@ -136,26 +184,31 @@ async function runTarget(target, options) {
 
 // options: { sides, seconds (wall clock for all targets), parallel, knownFile,
 //            known, store, session, workDir, seed, onProgress,
-//            stopWhen(signature): end every target once it returns true }
+//            stopWhen(signature): end every target once it returns true,
+//            signal: an AbortSignal that ends every target at once }
 async function runJazzer(options) {
   const stop = {
     when: options.stopWhen, stopped: false, children: new Set(),
     now() {
       this.stopped = true;
-      for (const child of this.children) child.kill('SIGKILL');  // libFuzzer ignores SIGTERM
+      for (const child of this.children) killGroup(child.pid);  // libFuzzer ignores SIGTERM
     },
   };
-  const slots = Math.max(1, Math.min(options.parallel, targets.length));
-  const rounds = Math.ceil(targets.length / slots);
-  const perTarget = Math.max(5, Math.floor(options.seconds / rounds));
+  options.signal?.addEventListener('abort', () => stop.now(), { once: true });
+  const chosen = options.only ?? targets;
+  const slots = Math.max(1, Math.min(options.parallel, chosen.length));
+  const rounds = Math.ceil(chosen.length / slots);
   const statuses = [];
-  const queue = [...(options.only ?? targets)];
+  const queue = chosen.map((target, i) => ({ target, round: Math.floor(i / slots) }));
   const timer = setInterval(() => options.onProgress?.(statuses), 2000);
   const started = Date.now();
+  // Each round of targets ends at its share of the budget, however long start-up took.
+  const roundEnd = (round) => started + (options.seconds * 1000 * (round + 1)) / rounds;
   try {
     await Promise.all(Array.from({ length: slots }, async () => {
       while (queue.length && !stop.stopped) {
-        await runTarget(queue.shift(), { ...options, statuses, stop, seconds: perTarget, outDir: options.store.dir });
+        const { target, round } = queue.shift();
+        await runTarget(target, { ...options, statuses, stop, deadline: roundEnd(round), outDir: options.store.dir });
       }
     }));
   } finally {

@@ -4,8 +4,10 @@
 // follows the tags and views it decodes; the codec under test runs in a
 // worker process driven synchronously, so its crashes and hangs are findings
 // and fuzzing goes on. A difference does not stop the fuzzer either: it is
-// shrunk, saved once per signature, and announced on stderr as
-// `ipcfuzz-finding<TAB>signature<TAB>folder` for the orchestrator.
+// shrunk, confirmed in fresh processes (confirm.js), saved once per
+// signature, and announced on stderr as `ipcfuzz-finding<TAB>signature<TAB>folder`
+// for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
+// `ipcfuzz-worker` lines tell it the rest.
 
 const { createOps } = require('../../harness/ops');
 const { runSync } = require('../../harness/checks');
@@ -16,6 +18,7 @@ const { headline } = require('./crash-line');
 const { FindingStore } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncWorker } = require('../../harness/sync-worker');
+const { confirmSync } = require('../../harness/confirm');
 
 const env = process.env;
 const ops = createOps(buildInput);
@@ -35,16 +38,22 @@ const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
 const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
 
 const timeoutMs = Number(env.IPCFUZZ_TIMEOUT ?? 10_000);
+const freshWorker = (nodePath) => new SyncWorker(nodePath, { timeoutMs });
 const workers = new Map();
 function worker(nodePath) {
   if (!workers.has(nodePath)) workers.set(nodePath, new SyncWorker(nodePath, { timeoutMs }));
   return workers.get(nodePath);
 }
 
+const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
+
 const inProcess = (side) => sides[side].codec === 'js' && sides[side].node === process.execPath;
 const run = (side, request) => {
   const withCodec = { ...request, codec: sides[side].codec };
-  return inProcess(side) ? ops[request.op](withCodec) : worker(sides[side].node).request(withCodec);
+  if (inProcess(side)) return ops[request.op](withCodec);
+  const outcome = worker(sides[side].node).request(withCodec);
+  if (outcome.kind === 'crash' || outcome.kind === 'hang') announce('worker', outcome.kind);
+  return outcome;
 };
 
 // The differences of one input that are neither known nor seen before.
@@ -85,7 +94,7 @@ function raiseDifference(fresh) {
 
 // Runs one fuzz input; `toInput(bytes)` maps the fuzzer's bytes to a check input.
 function fuzzOne(type, toInput, data, target) {
-  const { fresh } = freshDifferences(type, toInput(data));
+  const { result: first, fresh } = freshDifferences(type, toInput(data));
   if (throwOnDifference) {
     const raised = fresh.filter((d) => !onlySignature || d.signature === onlySignature);
     if (raised.length) raiseDifference(raised);
@@ -93,21 +102,25 @@ function fuzzOne(type, toInput, data, target) {
   }
   for (const difference of fresh) {
     if (seen.has(difference.signature)) continue;
-    // A problem saved by an earlier run keeps its input: only its count goes up.
-    const saved = store?.has(sides, difference.signature);
-    const bytes = saved ? Buffer.from(data) : shrink(Buffer.from(data), toInput, type, difference.signature);
+    seen.add(difference.signature);
+    if (store?.has(sides, difference.signature)) {
+      // A problem saved by an earlier run keeps its input: only its count goes up.
+      store.record(first, difference, { sides, origin: {} });
+      announce('seen-again', difference.signature);
+      continue;
+    }
+    const bytes = shrink(Buffer.from(data), toInput, type, difference.signature);
     const { result } = freshDifferences(type, toInput(bytes));
     const kept = result.differences.find((d) => d.signature === difference.signature);
-    seen.add(difference.signature);
-    if (!kept) {
-      // Not seen again on the same input: something outside the input decides it.
-      process.stderr.write(`ipcfuzz-flaky ${difference.signature}\n`);
+    if (!kept || !confirmSync({ type, input: result.input, difference: kept, sides, startWorker: freshWorker })) {
+      // Not seen again, or not in fresh processes: something outside the input decides it.
+      announce('history', difference.signature);
       continue;
     }
     const stored = store?.record(result, kept, {
       sides, origin: { engine: 'jazzer', target, input: bytes.toString('hex') },
     });
-    process.stderr.write(`ipcfuzz-finding\t${difference.signature}\t${stored?.folder ?? ''}\n`);
+    announce('finding', `${difference.signature}\t${stored?.folder ?? ''}`);
   }
 }
 

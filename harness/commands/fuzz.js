@@ -2,6 +2,9 @@
 // ipcfuzz fuzz: runs the engines against two codecs for a wall-clock budget,
 // with live progress, and saves each distinct new finding to the findings
 // folder. `--engine all` (what `make fuzz` runs) runs both engines at once.
+// A difference already in the folder is seen again, not new; one that does
+// not stand in fresh processes is history-dependent; neither sets exit 1.
+// At the budget plus a grace every worker and target is killed.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,6 +16,7 @@ const { UsageError } = require('../errors');
 const { root } = require('../nodes');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
+const kGraceSeconds = 3;
 const propertyNames = ['value', 'roundtrip', 'frame', 'stream'];
 const targetNames = ['value', 'frame', 'stream'];
 
@@ -40,25 +44,33 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
   return {
     engine: 'fast-check',
     lines: [`${summary.runs} runs in ${summary.seconds.toFixed(1)}s (${summary.runsPerSecond.toFixed(0)} runs/s), seed ${summary.seed}`,
+      ...Object.entries(summary.properties).map(([name, p]) => `${name.padEnd(9)} ${p.runs} runs, ` +
+        `${p.findings} new finding${p.findings === 1 ? '' : 's'}, ${p.seenAgain} seen again, ${p.known} known hits`),
       `known differences seen: ${Object.entries(summary.known).map(([id, n]) => `${id} ×${n}`).join(', ') || 'none'}`],
     findings: summary.findings.map((f) => ({ signature: f.difference.signature, folder: f.folder })),
+    seenAgain: Object.keys(summary.seenAgain),
+    historyDependent: summary.historyDependent,
   };
 }
 
-async function jazzer({ flags, options, session, known, store, seconds, parallel, progress }) {
+async function jazzer({ flags, options, session, known, store, seconds, parallel, progress, signal }) {
   const { runJazzer } = require('../../fuzzers/jazzer/run');
   const { statuses } = await runJazzer({
-    sides: session.sides, session, known, store, seconds, parallel,
+    sides: session.sides, session, known, store, seconds, parallel, signal,
     knownFile: options.knownFile, only: flags.targets, workDir: flags.workDir, seed: flags.seedNumber ?? 1,
     onProgress: (all) => progress('jazzer', all.map((s) =>
       `${s.target} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
   });
   return {
     engine: 'jazzer',
+    // The codec's crashes and hangs happen in each target's own worker; the
+    // target process itself restarts only when it ends early.
     lines: statuses.map((s) => `${s.target.padEnd(7)} ${s.stats.number_of_executed_units ?? s.totalExecs} execs, ` +
       `${s.stats.average_exec_per_sec ?? s.execsPerSecond} execs/s, cov ${s.cov}, ft ${s.ft}, corpus ${s.corpus}, ` +
-      `${s.restarts} restarts after crashes`),
+      `codec crashes ${s.worker.crash ?? 0}, hangs ${s.worker.hang ?? 0}, target restarts ${s.restarts}`),
     findings: statuses.flatMap((s) => [...s.findings.values()]),
+    seenAgain: statuses.flatMap((s) => [...s.seenAgain]),
+    historyDependent: statuses.flatMap((s) => [...s.historyDependent]),
   };
 }
 
@@ -103,13 +115,24 @@ function detailOf(folder) {
   }
 }
 
-function printSummary(results, session, store) {
+function printSummary(results, session, store, stopped) {
   const { a, b } = session.sides;
   const lines = ['', `a: ${a.codec} in node ${a.info.node}`, `b: ${b.codec} in node ${b.info.node}`];
   for (const r of results) lines.push(`${r.engine}:`, ...r.lines.map((l) => `  ${l}`));
   const stats = session.stats();
-  lines.push(`worker replays: ${stats.requests} calls, ${stats.crashes} crashes, ${stats.hangs} hangs`);
+  if (stats.requests) {
+    const who = results.some((r) => r.engine === 'fast-check') ? 'fast-check and replays' : 'replays of saved inputs';
+    lines.push(`workers (${who}): ${stats.requests} calls, ${stats.crashes} crashes, ${stats.hangs} hangs`);
+  }
   const findings = new Map(results.flatMap((r) => r.findings.map((f) => [f.signature, { ...f, engine: r.engine }])));
+  const seenAgain = new Set(results.flatMap((r) => r.seenAgain).filter((sig) => !findings.has(sig)));
+  if (seenAgain.size) lines.push(`${seenAgain.size} seen again, already in ${store.dir}: ${[...seenAgain].join(', ')}`);
+  const history = new Set(results.flatMap((r) => r.historyDependent).filter((sig) => !findings.has(sig)));
+  if (history.size) {
+    lines.push(`${history.size} history-dependent, not findings (gone with both sides in fresh processes): ` +
+      `${[...history].join(', ')}`);
+  }
+  if (stopped.length) lines.push(`stopped at the time limit: ${stopped.join(', ')}`);
   if (!findings.size) {
     lines.push('no new findings');
   } else {
@@ -154,7 +177,16 @@ async function run(args) {
   const progress = progressPrinter();
   const { availableCores } = require('../../fuzzers/jazzer/run');
   const cores = availableCores();
-  const context = { flags: values, options, session, known, store, seconds, progress };
+  // The engines end on time by themselves; whatever still runs a grace after
+  // the budget (a codec stuck in a loop, a target slow to start) is killed.
+  const stopper = new AbortController();
+  const stopped = [];
+  const hardStop = setTimeout(() => {
+    stopped.push(`workers and targets still running ${kGraceSeconds} s after the budget`);
+    stopper.abort();
+    session.close();
+  }, (seconds + kGraceSeconds) * 1000);
+  const context = { flags: values, options, session, known, store, seconds, progress, signal: stopper.signal };
   try {
     const runs = [];
     if (values.engine !== 'jazzer') runs.push(fastCheck(context));
@@ -163,8 +195,9 @@ async function run(args) {
     }
     const results = await Promise.all(runs);
     progress.done();
-    return printSummary(results, session, store) ? 1 : 0;
+    return printSummary(results, session, store, stopped) ? 1 : 0;
   } finally {
+    clearTimeout(hardStop);
     session.close();
   }
 }

@@ -43,6 +43,7 @@ const flags = {
   bench: { type: 'boolean', default: false, help: 'append the codec speed table of base against head' },
   runtime: { type: 'string', multiple: true, value: 'deno|bun|NAME@VERSION', shown: 'none',
     help: "check that codec b's binary and each runtime can talk through child_process" },
+  'no-fuzz': { type: 'boolean', default: false, help: 'only the deterministic stages (no fuzzing)' },
   ...sideFlags,
 };
 
@@ -61,6 +62,7 @@ async function run(args) {
     const { applies, outside } = splitByScope(known, session.sides);
     const gate = await runGate({
       session, known: applies, outside, knownFile: options.knownFile, out, budget, runtimes,
+      fuzz: !values['no-fuzz'],
     });
     const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
@@ -83,6 +85,10 @@ async function run(args) {
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
     for (const c of gate.stages.find((s) => s.name === 'runtimes')?.cases ?? []) {
       if (c.failure) console.log(`  ${c.name}: ${c.failure.message}`);
+    }
+    if (gate.skipped.length) console.log(`skipped for lack of time: ${gate.skipped.join('; ')}`);
+    if (gate.historyDependent.length) {
+      console.log(`history-dependent, not findings: ${gate.historyDependent.join(', ')}`);
     }
     console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
     return gate.verdict === 'pass' ? 0 : 1;

@@ -69,7 +69,8 @@ function fill(lines, blocks, room) {
   return n;
 }
 
-function summaryMarkdown({ verdict, sides, findings, stages, known, stale, seconds }) {
+function summaryMarkdown(gate) {
+  const { verdict, sides, findings, stages, known, stale, seconds, skipped = [], historyDependent = [] } = gate;
   const icon = verdict === 'pass' ? '✅' : '❌';
   const side = (s) => `\`${s.codec}\` in node ${s.version}`;
   const staleText = stale.length ? `, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}` : '';
@@ -83,6 +84,11 @@ function summaryMarkdown({ verdict, sides, findings, stages, known, stale, secon
     tail.push(`| ${s.name} | ${s.cases.length} | ${failed} | ${s.seconds.toFixed(1)} |`);
   }
   tail.push('');
+  if (skipped.length) tail.push(clip(`Skipped for lack of time: ${skipped.join('; ')}.`, 2000), '');
+  if (historyDependent.length) {
+    tail.push(clip('History-dependent, not findings (gone with both sides in fresh processes): ' +
+      `${historyDependent.map((sig) => `\`${sig}\``).join(', ')}.`, 2000), '');
+  }
   const room = () => kLimit - kReserve - [...head, ...tail].join('\n').length - 400;
   if (stale.length) {
     tail.push('### Stale known differences', '',

@@ -16,28 +16,42 @@ const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
 const { root } = require('../nodes');
+const { StoppedError } = require('../errors');
 
 // The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
 const kRunsPerProperty = 300;
+// Fuzzing needs this much of the budget to be worth starting; the rest is
+// left for writing the reports. At the budget plus the grace every worker
+// and target still running is killed.
+const kMinFuzzSeconds = 5;
+const kReportSeconds = 5;
+const kGraceSeconds = 3;
+const kOutOfTime = 'out of time';
 
 // Collects differences from every stage: known ones are counted, new ones
-// saved once per signature.
+// confirmed in fresh processes and saved once per signature.
 class Collector {
   constructor({ session, known, store }) {
     Object.assign(this, { session, known, store });
     this.findings = new Map();
     this.knownSeen = {};
+    this.historyDependent = new Set();
   }
 
   // Returns the new differences of one check result.
-  add(result, stage, origin) {
+  async add(result, stage, origin) {
     classify(result.differences, this.known);
     const fresh = [];
     for (const d of result.differences) {
       if (d.known) {
         const entry = this.known.find((k) => k.id === d.known);
         (this.knownSeen[d.known] ??= { count: 0, reason: entry.reason, link: entry.link }).count++;
+        continue;
+      }
+      if (this.historyDependent.has(d.signature)) continue;
+      if (!this.findings.has(d.signature) && !await this.session.confirm(result.type, result.input, d)) {
+        this.historyDependent.add(d.signature);
         continue;
       }
       fresh.push(d);
@@ -59,9 +73,19 @@ class Collector {
   }
 }
 
-async function timed(name, fn) {
+// A stage fills `cases`; once the budget is spent (a stage checks
+// collector.timeLeft() between cases) or its session stopped, the rest is
+// one case skipped for lack of time.
+async function timed(name, collector, fn) {
   const started = Date.now();
-  const cases = await fn();
+  const cases = [];
+  try {
+    if (collector.timeLeft() > 0) await fn(cases);
+    else cases.push({ name, skipped: kOutOfTime });
+  } catch (err) {
+    if (!(err instanceof StoppedError)) throw err;
+    cases.push({ name: `rest of ${name}`, skipped: kOutOfTime });
+  }
   return { name, cases, seconds: (Date.now() - started) / 1000 };
 }
 
@@ -70,47 +94,56 @@ const failureOf = (fresh) => (fresh.length ? {
   body: fresh.map((d) => `${d.signature}\n${d.where}: ${d.detail}`).join('\n\n'),
 } : undefined);
 
-async function conformanceStage(collector) {
+async function conformanceStage(collector, cases) {
   const { gateVectors } = require('../../conformance/gate');
-  return gateVectors(collector);
+  cases.push(...await gateVectors(collector));
 }
 
-async function propertiesStage(collector) {
-  const cases = [];
+async function propertiesStage(collector, cases) {
   for (const name of Object.keys(properties)) {
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `property ${name}`, skipped: kOutOfTime });
+      continue;
+    }
     const started = Date.now();
     const summary = await runExhaustive({
       session: collector.session, known: collector.known, store: collector.store, seed: kFixedSeed,
       runs: kRunsPerProperty, only: [name],
     });
     for (const f of summary.findings) collector.adopt(f.difference.signature, f.folder, 'properties');
+    for (const signature of summary.historyDependent) collector.historyDependent.add(signature);
     cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
       failure: failureOf(summary.findings.map((f) => f.difference)) });
   }
-  return cases;
 }
 
-async function replayStage(collector) {
-  const cases = [];
+async function replayStage(collector, cases) {
   for (const target of targets) {
     const dir = path.join(root, 'corpus', 'jazzer', target);
     const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, skipped: kOutOfTime });
+      continue;
+    }
     const started = Date.now();
     const fresh = [];
     for (const file of files) {
       const result = await collector.session.check(inputs.checkType[target], inputs[target](fs.readFileSync(path.join(dir, file))));
-      fresh.push(...collector.add(result, 'corpus replay', { target, seed: file }));
+      fresh.push(...await collector.add(result, 'corpus replay', { target, seed: file }));
     }
     cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
   for (const folder of savedFindings(collector.store.dir)) {
+    if (collector.timeLeft() <= 0) {
+      cases.push({ name: `saved finding ${path.basename(folder)}`, skipped: kOutOfTime });
+      continue;
+    }
     const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
     const started = Date.now();
     const result = await collector.session.check(meta.type === 'roundtrip' ? 'roundtrip' : meta.type, meta.input);
-    const fresh = collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
+    const fresh = await collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
     cases.push({ name: `saved finding ${path.basename(folder)}`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
-  return cases;
 }
 
 function savedFindings(dir) {
@@ -121,13 +154,13 @@ function savedFindings(dir) {
 
 // An entry with a reproducer must still produce a difference it matches.
 // Entries recorded for another codec pair or build are not judged here.
-async function ratchetStage(collector, stale, outside) {
-  const cases = outside.map((entry) => ({
+async function ratchetStage(collector, stale, outside, cases) {
+  cases.push(...outside.map((entry) => ({
     name: `known ${entry.id}`, skipped: `out of scope: recorded for ${scopeText(entry)}`,
-  }));
+  })));
   for (const entry of collector.known) {
-    if (!entry.reproducer) {
-      cases.push({ name: `known ${entry.id}`, skipped: 'no reproducer' });
+    if (!entry.reproducer || collector.timeLeft() <= 0) {
+      cases.push({ name: `known ${entry.id}`, skipped: entry.reproducer ? kOutOfTime : 'no reproducer' });
       continue;
     }
     const result = await collector.session.check(entry.reproducer.type, entry.reproducer.input);
@@ -137,60 +170,83 @@ async function ratchetStage(collector, stale, outside) {
     cases.push({ name: `known ${entry.id} still reproduces`,
       failure: still ? undefined : { message: `stale: ${entry.id} no longer reproduces`, type: 'stale-known-difference' } });
   }
-  return cases;
 }
 
-async function fuzzStage(collector, { seconds, knownFile }) {
+async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   const fastCheck = runProperties({
     session: collector.session, known: collector.known, store: collector.store, seconds, seed: kFixedSeed + 1,
   });
   const jazzer = runJazzer({
     sides: collector.session.sides, session: collector.session, known: collector.known, knownFile,
     store: collector.store, seconds, parallel: Math.max(1, availableCores() - 1), seed: 1,
-    workDir: path.join(collector.store.dir, '..', 'work'),
+    workDir: path.join(collector.store.dir, '..', 'work'), signal,
   });
   const [fc, jz] = await Promise.all([fastCheck, jazzer]);
   for (const f of fc.findings) collector.adopt(f.difference.signature, f.folder, 'fuzz: fast-check');
-  const cases = [{ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
-    failure: failureOf(fc.findings.map((f) => f.difference)) }];
+  for (const signature of [...fc.historyDependent, ...jz.statuses.flatMap((s) => [...s.historyDependent])]) {
+    collector.historyDependent.add(signature);
+  }
+  cases.push({ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
+    failure: failureOf(fc.findings.map((f) => f.difference)) });
   for (const status of jz.statuses) {
     for (const f of status.findings.values()) if (f.folder) collector.adopt(f.signature, f.folder, `fuzz: jazzer ${status.target}`);
     const signatures = [...status.findings.keys()];
     cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
       failure: signatures.length ? { message: signatures.join('; ') } : undefined });
   }
-  return cases;
 }
 
 // options: { session, known (the entries in scope), outside (those not), knownFile, out, budget (seconds),
-//            runtimes: [deno, bun, NAME@VERSION] }
+//            runtimes: [deno, bun, NAME@VERSION], fuzz (false: the deterministic stages only) }
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
   const collector = new Collector({ session: options.session, known: options.known, store });
+  // The deterministic stages may use the budget but for the time reports take.
+  collector.timeLeft = () => options.budget - kReportSeconds - (Date.now() - started) / 1000;
+  const stopper = new AbortController();
+  const hardStop = setTimeout(() => {
+    stopper.abort();
+    options.session.close();
+  }, (options.budget + kGraceSeconds) * 1000);
   const stale = [];
-  const remaining = () => options.budget - (Date.now() - started) / 1000;
   const stages = [];
-  if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
-    stages.push(await timed('conformance vectors', () => conformanceStage(collector)));
-  }
-  if (options.runtimes?.length) {
-    const { gateRuntimes } = require('../../conformance/gate');
-    stages.push(await timed('runtimes', () => gateRuntimes(collector, options.runtimes)));
-  }
-  stages.push(await timed('properties (fixed seed)', () => propertiesStage(collector)));
-  stages.push(await timed('replay', () => replayStage(collector)));
-  stages.push(await timed('known-differences ratchet', () => ratchetStage(collector, stale, options.outside ?? [])));
-  const fuzzSeconds = Math.floor(remaining() - 5);
-  if (fuzzSeconds >= 5) {
-    stages.push(await timed('fuzzing', () => fuzzStage(collector, { seconds: fuzzSeconds, knownFile: options.knownFile })));
+  try {
+    if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
+      stages.push(await timed('conformance vectors', collector, (cases) => conformanceStage(collector, cases)));
+    }
+    if (options.runtimes?.length) {
+      const { gateRuntimes } = require('../../conformance/gate');
+      stages.push(await timed('runtimes', collector, async (cases) => {
+        cases.push(...await gateRuntimes(collector, options.runtimes));
+      }));
+    }
+    stages.push(await timed('properties (fixed seed)', collector, (cases) => propertiesStage(collector, cases)));
+    stages.push(await timed('replay', collector, (cases) => replayStage(collector, cases)));
+    stages.push(await timed('known-differences ratchet', collector, (cases) =>
+      ratchetStage(collector, stale, options.outside ?? [], cases)));
+    const fuzzSeconds = Math.floor(collector.timeLeft());
+    if (!options.fuzz) {
+      stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: 'not asked for (--no-fuzz)' }] });
+    } else if (fuzzSeconds >= kMinFuzzSeconds) {
+      stages.push(await timed('fuzzing', collector, (cases) =>
+        fuzzStage(collector, cases, { seconds: fuzzSeconds, knownFile: options.knownFile, signal: stopper.signal })));
+    } else {
+      stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: `${kOutOfTime}: ` +
+        `${Math.max(0, fuzzSeconds)} s left of the budget, ${kMinFuzzSeconds} s needed` }] });
+    }
+  } finally {
+    clearTimeout(hardStop);
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
   const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
+    .map((c) => `${c.name} (${c.skipped})`));
   const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];
   return {
     verdict: findings.length || stale.length || silent.length ? 'fail' : 'pass',
-    findings, stages, stale, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+    findings, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+    historyDependent: [...collector.historyDependent].filter((signature) => !collector.findings.has(signature)),
   };
 }
 

@@ -1,0 +1,45 @@
+'use strict';
+// Child processes started as leaders of their own process group (spawn's
+// `detached`), so that one signal ends them with all they started: the codec
+// workers of a Jazzer.js target, libFuzzer's fork-mode children. A group is
+// killed when its leader exits (what is left is orphaned workers, possibly
+// stuck in a codec), and every group when this process exits or is told to stop.
+
+const groups = new Set();
+const kStopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function killGroup(pid, signal = 'SIGKILL') {
+  try {
+    process.kill(-pid, signal);
+  } catch { /* the group is gone */ }
+}
+
+function killAll() {
+  for (const pid of groups) killGroup(pid);
+}
+
+function onStopSignal(signal) {
+  killAll();
+  // Then end as the signal would have ended this process.
+  for (const s of kStopSignals) process.removeListener(s, onStopSignal);
+  process.kill(process.pid, signal);
+}
+
+// child: spawned with { detached: true }.
+function trackGroup(child) {
+  if (!groups.size) {
+    process.on('exit', killAll);
+    for (const s of kStopSignals) process.on(s, onStopSignal);
+  }
+  groups.add(child.pid);
+  child.once('exit', () => {
+    killGroup(child.pid);
+    groups.delete(child.pid);
+    if (!groups.size) {
+      process.removeListener('exit', killAll);
+      for (const s of kStopSignals) process.removeListener(s, onStopSignal);
+    }
+  });
+}
+
+module.exports = { trackGroup, killGroup };
