@@ -5,4 +5,4 @@
 
 // First, in syntax any Node parses: an older Node gets one line, not a stack trace.
 require('../harness/node-support').requireSupportedNode();
-require('../harness/cli').runCommand(process.argv.slice(2));
+require('../cli').runCommand(process.argv.slice(2));

@@ -292,7 +292,7 @@ describe('ipcfuzz CLI', function () {
 
     for (const name of commandNames) {
       it(`ipcfuzz ${name} --help lists every flag it parses, with its default`, async function () {
-        const { flags } = require(`../harness/commands/${name}`);
+        const { flags } = require(`../cli/commands/${name}`);
         const { code, stdout, stderr } = await cli([name, '--help']);
         assert.equal(code, 0, stderr);
         assert.match(stdout, new RegExp(`^usage: ipcfuzz ${name} `));
@@ -306,7 +306,7 @@ describe('ipcfuzz CLI', function () {
     }
 
     it('lists the fuzz properties and targets the engines have', function () {
-      const { flags } = require('../harness/commands/fuzz');
+      const { flags } = require('../cli/commands/fuzz');
       assert.equal(flags.property.shown, Object.keys(require('../properties/definitions').properties).join(','));
       assert.equal(flags.target.shown, require('../fuzzers/jazzer/run').targets.join(','));
     });

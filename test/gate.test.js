@@ -141,7 +141,7 @@ describe('ipcfuzz gate', function () {
 describe('gate summary.md', function () {
   this.timeout(120_000);
   const { FindingStore } = require('../harness/findings');
-  const { summaryMarkdown, kLimit } = require('../harness/gate/markdown');
+  const { summaryMarkdown, kLimit } = require('../cli/gate/markdown');
   const { useSession, fixture, frame } = require('./fixtures/helpers');
   const session = useSession('native');
   let dir;

@@ -8,15 +8,16 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { classify, scopeText } = require('../known');
-const { tiers } = require('../compare');
-const { FindingStore } = require('../findings');
+const { classify, scopeText } = require('../../harness/known');
+const { tiers } = require('../../harness/compare');
+const { FindingStore } = require('../../harness/findings');
 const { runProperties, runExhaustive } = require('../../properties/runner');
 const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
-const { root } = require('../nodes');
-const { StoppedError } = require('../errors');
+const { gateVectors, gateRuntimes } = require('../../conformance/gate');
+const { root } = require('../../harness/nodes');
+const { StoppedError } = require('../../harness/errors');
 
 // The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
@@ -95,7 +96,6 @@ const failureOf = (fresh) => (fresh.length ? {
 } : undefined);
 
 async function conformanceStage(collector, cases) {
-  const { gateVectors } = require('../../conformance/gate');
   cases.push(...await gateVectors(collector));
 }
 
@@ -212,11 +212,8 @@ async function runGate(options) {
   const stale = [];
   const stages = [];
   try {
-    if (fs.existsSync(path.join(root, 'conformance', 'gate.js'))) {
-      stages.push(await timed('conformance vectors', collector, (cases) => conformanceStage(collector, cases)));
-    }
+    stages.push(await timed('conformance vectors', collector, (cases) => conformanceStage(collector, cases)));
     if (options.runtimes?.length) {
-      const { gateRuntimes } = require('../../conformance/gate');
       stages.push(await timed('runtimes', collector, async (cases) => {
         cases.push(...await gateRuntimes(collector, options.runtimes));
       }));

@@ -8,7 +8,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { verdictRows } = require('../report');
+const { verdictRows } = require('../../harness/report');
 
 const kLimit = 60_000;
 // Left for what may be appended after (the --bench table is about 2,000).

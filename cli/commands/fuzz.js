@@ -8,12 +8,12 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('../cli');
-const { Session } = require('../session');
-const { loadKnown, splitByScope } = require('../known');
-const { FindingStore } = require('../findings');
-const { UsageError } = require('../errors');
-const { root } = require('../nodes');
+const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('..');
+const { Session } = require('../../harness/session');
+const { loadKnown, splitByScope } = require('../../harness/known');
+const { FindingStore } = require('../../harness/findings');
+const { UsageError } = require('../../harness/errors');
+const { root } = require('../../harness/nodes');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;

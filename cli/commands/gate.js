@@ -6,14 +6,14 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('../cli');
-const { Session } = require('../session');
-const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../known');
+const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('..');
+const { Session } = require('../../harness/session');
+const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../../harness/known');
 const { runGate } = require('../gate/run');
 const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
-const { parseRuntime } = require('../runtimes');
+const { parseRuntime } = require('../../harness/runtimes');
 const { version } = require('../../package.json');
 
 // A known-differences file: the list in use plus an entry accepting each new

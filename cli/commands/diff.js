@@ -3,13 +3,13 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, sideFlags, sessionOptions, checkNewFile } = require('../cli');
-const { Session } = require('../session');
-const { loadKnown, classify, splitByScope } = require('../known');
-const { renderResult } = require('../report');
-const { reproScript } = require('../repro');
-const { UsageError } = require('../errors');
-const model = require('../model');
+const { parse, sideFlags, sessionOptions, checkNewFile } = require('..');
+const { Session } = require('../../harness/session');
+const { loadKnown, classify, splitByScope } = require('../../harness/known');
+const { renderResult } = require('../../harness/report');
+const { reproScript } = require('../../harness/repro');
+const { UsageError } = require('../../harness/errors');
+const model = require('../../harness/model');
 const { streamBytes } = require('../../conformance/vectors');
 
 const about = 'one input through two codecs, both outcomes side by side';

@@ -4,7 +4,7 @@
 
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { tiers } = require('../compare');
+const { tiers } = require('../../harness/compare');
 
 const tierHelp = {
   crash: 'A codec crashed or hung on this input.',

@@ -8,10 +8,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../nodes');
-const { EnvironmentError, UsageError } = require('../errors');
-const { parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes } = require('../runtimes');
-const { parse } = require('../cli');
+const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../../harness/nodes');
+const { EnvironmentError, UsageError } = require('../../harness/errors');
+const { parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes } = require('../../harness/runtimes');
+const { parse } = require('..');
 
 const about = 'install Node, Deno or Bun binaries from npm into the cache (add), list the binaries and runtimes (list)';
 const synopsis = 'add VERSION|deno@VERSION|bun@VERSION... | list [--json]';

@@ -5,11 +5,11 @@
 // (harness/model.js) says of each frame.
 
 const fs = require('node:fs');
-const { parse } = require('../cli');
-const { hexdump } = require('../hexdump');
-const { wireFormat } = require('../annotate');
-const { readersOf } = require('../wire');
-const { UsageError } = require('../errors');
+const { parse } = require('..');
+const { hexdump } = require('../../harness/hexdump');
+const { wireFormat } = require('../../harness/annotate');
+const { readersOf } = require('../../harness/wire');
+const { UsageError } = require('../../harness/errors');
 
 const about = 'annotated hex dump of the frames of a file';
 const synopsis = 'FILE.bin [--model]';
@@ -34,7 +34,7 @@ async function run(args) {
     lines.push(`format: V8 header version ${format.version} (${readersOf(format.version)})`);
   }
   lines.push(hexdump(bytes));
-  if (values.model) lines.push('', ...require('../model').verdictLines(bytes));
+  if (values.model) lines.push('', ...require('../../harness/model').verdictLines(bytes));
   console.log(lines.join('\n'));
   return 0;
 }

@@ -8,11 +8,11 @@
 // columns not finished by then are left out, named in the summary.
 
 const path = require('node:path');
-const { parse, positiveInteger, knownChoice, checkFolder } = require('../cli');
-const { loadKnown } = require('../known');
-const { pinnedVersions, root } = require('../nodes');
-const { UsageError } = require('../errors');
-const { parseRuntime } = require('../runtimes');
+const { parse, positiveInteger, knownChoice, checkFolder } = require('..');
+const { loadKnown } = require('../../harness/known');
+const { pinnedVersions, root } = require('../../harness/nodes');
+const { UsageError } = require('../../harness/errors');
+const { parseRuntime } = require('../../harness/runtimes');
 const { runConformance, loadCases } = require('../../conformance/run');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');

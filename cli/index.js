@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { EnvironmentError, UsageError } = require('./errors');
+const { EnvironmentError, UsageError } = require('../harness/errors');
 
 const commands = {
   info: './commands/info',
