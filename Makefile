@@ -17,11 +17,12 @@ CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
 BENCH_OUT         ?= bench/results
 
-.PHONY: bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: lint bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
-	@echo "make test          the whole test suite"
+	@echo "make test          the whole test suite, after make lint"
+	@echo "make lint          ESLint over the tree (eslint.config.js)"
 	@echo "make properties    the differential properties with random seeds (PROPERTY_SECONDS=$(PROPERTY_SECONDS))"
 	@echo "make corpus        regenerate the seed corpora and dictionaries"
 	@echo "make corpus-merge  merge the grown working corpora into corpus/, minimized"
@@ -37,7 +38,11 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
-test: install native test-harness test-properties test-fuzzers test-conformance test-bench
+# Lint first: a style or layering error fails before the long suites start.
+test: install lint native test-harness test-properties test-fuzzers test-conformance test-bench
+
+lint: install
+	$(HOST_NODE) node_modules/eslint/bin/eslint.js .
 
 test-harness:
 	$(MOCHA) 'test/**/*.test.js'

@@ -37,18 +37,23 @@ describe('bench', function () {
   it('interleaves binaries and serializations and pairs the ratios by repetition', async function () {
     const binaries = [binary('base', base), binary('head', head)];
     assert.deepEqual(binaries.map((b) => b.codec), ['JavaScript', 'native']);
-    const samples = await codecTable.forkRoundTrips({ binaries, reps: 1, seconds: 0.1, warmup: 0.05, inflight: 4, lens: [64] });
+    const samples = await codecTable.forkRoundTrips({
+      binaries, reps: 1, seconds: 0.1, warmup: 0.05, inflight: 4, lens: [64],
+    });
     assert.equal(samples.length, 4);
     const rows = codecTable.summarizeFork(samples);
     assert.deepEqual(rows.map((r) => `${r.serialization} ${r.len}`), ['advanced 64', 'json 64']);
     for (const r of rows) {
-      for (const s of [r.base, r.head, r.ratio, r.baseCpu, r.headCpu]) assert.ok(s.n === 1 && positive(s.median), JSON.stringify(r));
+      for (const s of [r.base, r.head, r.ratio, r.baseCpu, r.headCpu]) {
+        assert.ok(s.n === 1 && positive(s.median), JSON.stringify(r));
+      }
     }
     assert.match(codecTable.forkMarkdown(rows, binaries), /\| advanced \| 64 B \|/);
   });
 
   it('times each codec in-process, native only where the binary has it', function () {
-    const args = ['--expose-internals', '--no-warnings', path.join(__dirname, 'codec-inproc.js'), '--sizes', '64,1024', '--ms', '5'];
+    const args = ['--expose-internals', '--no-warnings', path.join(__dirname, 'codec-inproc.js'),
+      '--sizes', '64,1024', '--ms', '5'];
     const inHead = nodeJson(head, args);
     const inBase = nodeJson(base, args);
     assert.deepEqual([...new Set(inHead.results.map((r) => r.codec))].sort(), ['builtin', 'js', 'json', 'native']);
@@ -93,7 +98,9 @@ describe('bench', function () {
 
   it('flags a slowdown only beyond the spread of the runs', function () {
     const cell = (median, min, max) => ({ median, min, max, n: 3 });
-    const row = (ratio, spreadOf) => ({ base: cell(100, 100 - spreadOf / 2, 100 + spreadOf / 2), head: cell(100, 99, 101), ratio });
+    const row = (ratio, spreadOf) => ({
+      base: cell(100, 100 - spreadOf / 2, 100 + spreadOf / 2), head: cell(100, 99, 101), ratio,
+    });
     assert.equal(isSlowdown(row(cell(0.7, 0.6, 0.8), 10)), true);
     assert.equal(isSlowdown(row(cell(0.7, 0.6, 0.8), 40)), false);  // within the noise
     assert.equal(isSlowdown(row(cell(0.7, 0.6, 1.1), 10)), false);  // faster in one repetition
@@ -103,7 +110,10 @@ describe('bench', function () {
     const points = [64, 1024].map((len) => ({ len, median: len, min: len / 2, max: len * 2 }));
     const svg = chartSvg({
       title: 't', note: 'n', lens: [64, 1024],
-      panels: [{ title: 'p', yLabel: 'y', series: [{ label: 'a', color: '#000', points }, { label: 'b', color: '#f00', dash: '4 2', points }] }],
+      panels: [{ title: 'p', yLabel: 'y', series: [
+        { label: 'a', color: '#000', points },
+        { label: 'b', color: '#f00', dash: '4 2', points },
+      ] }],
     });
     assert.equal(svg.match(/<polyline/g).length, 2);
     assert.doesNotMatch(svg, /NaN|undefined|Infinity/);

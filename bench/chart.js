@@ -20,7 +20,9 @@ const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 // Ticks 1, 2, 5 × 10^k from the last one at or below lo to the first one at or above hi.
 function logTicks(lo, hi) {
   const all = [];
-  for (let p = Math.floor(Math.log10(lo)); p <= Math.ceil(Math.log10(hi)); p++) all.push(...[1, 2, 5].map((m) => m * 10 ** p));
+  for (let p = Math.floor(Math.log10(lo)); p <= Math.ceil(Math.log10(hi)); p++) {
+    all.push(...[1, 2, 5].map((m) => m * 10 ** p));
+  }
   return all.filter((t, i) => all[i + 1] > lo && (all[i - 1] ?? 0) < hi);
 }
 

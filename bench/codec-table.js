@@ -29,9 +29,12 @@ async function forkRoundTrips({ binaries, reps, seconds, warmup, inflight = 32, 
   for (let rep = 0; rep < reps; rep++) {
     for (const [i, len] of lens.entries()) {
       for (const { binary, serialization } of turned(cells, rep + i)) {
-        const r = await nodeJson(binary.node, [path.join(__dirname, 'ipc-roundtrip.js'), '--serialization', serialization,
-          '--len', String(len), '--inflight', String(inflight), '--seconds', String(seconds), '--warmup', String(warmup)]);
-        samples.push({ role: binary.role, serialization, len, rep, rate: r.rate, cpuMicrosPerRoundTrip: r.cpuMicrosPerRoundTrip });
+        const r = await nodeJson(binary.node, [path.join(__dirname, 'ipc-roundtrip.js'),
+          '--serialization', serialization, '--len', String(len), '--inflight', String(inflight),
+          '--seconds', String(seconds), '--warmup', String(warmup)]);
+        samples.push({
+          role: binary.role, serialization, len, rep, rate: r.rate, cpuMicrosPerRoundTrip: r.cpuMicrosPerRoundTrip,
+        });
       }
     }
   }
@@ -42,7 +45,8 @@ async function inProcess({ binaries, reps, ms, lens = sizes }) {
   const samples = [];
   for (let rep = 0; rep < reps; rep++) {
     for (const binary of turned(binaries, rep)) {
-      const r = await nodeJson(binary.node, ['--expose-internals', '--no-warnings', path.join(__dirname, 'codec-inproc.js'),
+      const r = await nodeJson(binary.node, ['--expose-internals', '--no-warnings',
+        path.join(__dirname, 'codec-inproc.js'),
         '--sizes', lens.join(','), '--ms', String(ms), '--rotate', String(rep)]);
       for (const { codec, len, rate } of r.results) samples.push({ role: binary.role, codec, len, rep, rate });
     }
@@ -65,7 +69,8 @@ function summarizeFork(samples) {
       rows.push({
         serialization, len,
         base: summarize(base.map((s) => s.rate)), head: summarize(head.map((s) => s.rate)),
-        baseCpu: summarize(base.map((s) => s.cpuMicrosPerRoundTrip)), headCpu: summarize(head.map((s) => s.cpuMicrosPerRoundTrip)),
+        baseCpu: summarize(base.map((s) => s.cpuMicrosPerRoundTrip)),
+        headCpu: summarize(head.map((s) => s.cpuMicrosPerRoundTrip)),
         ratio: summarize(ratios),
       });
     }
@@ -88,8 +93,8 @@ function forkMarkdown(rows, binaries) {
   const [base, head] = ['base', 'head'].map((r) => versionOf(binaries, r));
   return fmt.table(
     ['serialization', 'payload', `${base} round trips/s`, `${head} round trips/s`, `${head} / ${base}`, `CPU µs per round trip ${base} → ${head}`],
-    rows.map((r) => [r.serialization, fmt.bytes(r.len), fmt.range(r.base), fmt.range(r.head), fmt.range(r.ratio, fmt.ratio),
-      `${r.baseCpu.median.toFixed(1)} → ${r.headCpu.median.toFixed(1)}`]));
+    rows.map((r) => [r.serialization, fmt.bytes(r.len), fmt.range(r.base), fmt.range(r.head),
+      fmt.range(r.ratio, fmt.ratio), `${r.baseCpu.median.toFixed(1)} → ${r.headCpu.median.toFixed(1)}`]));
 }
 
 function inProcessMarkdown({ columns, rows }, binaries) {

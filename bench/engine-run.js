@@ -73,7 +73,9 @@ function runTarget({ target, seconds, seed, node, workDir, outDir }) {
 async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
   const inputs = require('../fuzzers/jazzer/inputs');
   const workDir = path.join(scratch, 'work');
-  const run = await runTarget({ target, seconds, seed, node: session.sides.b.node, workDir, outDir: path.join(scratch, 'findings') });
+  const run = await runTarget({
+    target, seconds, seed, node: session.sides.b.node, workDir, outDir: path.join(scratch, 'findings'),
+  });
   if (!run.inited || run.last === run.inited) throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing`);
   const execs = run.last.execs - run.inited.execs;
   const fuzzSeconds = (run.last.ms - run.inited.ms) / 1000;
@@ -83,7 +85,10 @@ async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
   for (const file of files) await session.check(inputs.checkType[target], inputs[target](fs.readFileSync(file)));
   return {
     execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
-    libFuzzer: { execs: run.stats.number_of_executed_units, execsPerSecond: run.stats.average_exec_per_sec, peakRssMb: run.stats.peak_rss_mb },
+    libFuzzer: {
+      execs: run.stats.number_of_executed_units, execsPerSecond: run.stats.average_exec_per_sec,
+      peakRssMb: run.stats.peak_rss_mb,
+    },
     traceExecs: files.length, corpusCrashes: session.stats().crashes,
   };
 }

@@ -33,8 +33,8 @@ async function benchSection({ baseNode, headNode, reps = kReps, seconds = kSecon
   const table = fmt.table(
     ['serialization', 'payload', `base ${base.version} round trips/s`, `head ${head.version} round trips/s`, 'head / base',
       'run-to-run spread', 'CPU µs per round trip base → head', ''],
-    rows.map((r) => [r.serialization, fmt.bytes(r.len), fmt.range(r.base), fmt.range(r.head), fmt.range(r.ratio, fmt.ratio),
-      `${(codecTable.noiseOf(r) * 100).toFixed(0)}%`, `${r.baseCpu.median.toFixed(1)} → ${r.headCpu.median.toFixed(1)}`,
+    rows.map((r) => [r.serialization, fmt.bytes(r.len), fmt.range(r.base), fmt.range(r.head),
+      fmt.range(r.ratio, fmt.ratio), `${(codecTable.noiseOf(r) * 100).toFixed(0)}%`, `${r.baseCpu.median.toFixed(1)} → ${r.headCpu.median.toFixed(1)}`,
       isSlowdown(r) ? '**slower**' : '']));
   const markdown = [
     '## Codec performance', '',
@@ -42,8 +42,8 @@ async function benchSection({ baseNode, headNode, reps = kReps, seconds = kSecon
     `fork() IPC round trips per second, 32 messages \`{ payload: '.'.repeat(n) }\` in flight, ${seconds} s per run, ` +
     `${reps} interleaved repetitions; median [min–max]. Base: node ${base.version} (${base.codec} codec, \`${path.relative(root, base.node)}\`); ` +
     `head: node ${head.version} (${head.codec} codec, \`${path.relative(root, head.node)}\`). Run-to-run spread: ` +
-    '(max − min) / median of the runs of either binary, the larger; a cell is flagged when the head was slower in every ' +
-    'repetition and its median by more than that spread. Timing never changes the verdict.', '',
+    '(max − min) / median of the runs of either binary, the larger; a cell is flagged when the head was slower ' +
+    'in every repetition and its median by more than that spread. Timing never changes the verdict.', '',
     table, '',
   ].join('\n');
   const line = `ipcfuzz gate --bench: ${slow.length ? `slower than base: ${slow.map(label).join(', ')}` : 'no slowdown beyond noise'}`;

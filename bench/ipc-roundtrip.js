@@ -44,9 +44,13 @@ function measure({ serialization, len, inflight, seconds, warmup }) {
     // busy machine must not eat into the measured window.
     child.once('message', () => {
       setTimeout(() => {
-        const start = { count, time: process.hrtime.bigint(), parent: parentCpuMicros(), child: childCpuMicros(child.pid) };
+        const start = {
+          count, time: process.hrtime.bigint(), parent: parentCpuMicros(), child: childCpuMicros(child.pid),
+        };
         setTimeout(() => {
-          const end = { count, time: process.hrtime.bigint(), parent: parentCpuMicros(), child: childCpuMicros(child.pid) };
+          const end = {
+            count, time: process.hrtime.bigint(), parent: parentCpuMicros(), child: childCpuMicros(child.pid),
+          };
           sending = false;
           child.kill('SIGKILL');
           const elapsed = Number(end.time - start.time) / 1e9;

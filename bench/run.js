@@ -55,7 +55,8 @@ function chartOf(results, binaries, meta) {
       title: 'fork() IPC round trips per second', yLabel: 'round trips/s (log scale)',
       series: ['advanced', 'json'].flatMap((serialization) => ['base', 'head'].map((role) => ({
         label: `${serialization} ${version(role)}`, color: colors[role], dash: serialization === 'json' ? '6 4' : null,
-        points: results.codec.rows.filter((r) => r.serialization === serialization).map((r) => ({ len: r.len, ...r[role] })),
+        points: results.codec.rows.filter((r) => r.serialization === serialization)
+          .map((r) => ({ len: r.len, ...r[role] })),
       }))),
     });
   }
@@ -98,8 +99,8 @@ function report(results, meta, files) {
   if (results.inproc) {
     lines.push('## The codecs in-process (serialize + decode, no pipe)', '',
       `Operations (serialize the message to a frame, decode it) per second, ${results.inproc.ms} ms per cell, ${results.inproc.reps} runs per binary. ` +
-      '`builtin` is what child_process runs in that binary; `native` is `internalBinding(\'ipc_serdes\')` alone; `js` is the reference ' +
-      '(harness/codecs/js.js); `json` is JSON.stringify + UTF-8 and back.', '',
+      '`builtin` is what child_process runs in that binary; `native` is `internalBinding(\'ipc_serdes\')` alone; ' +
+      '`js` is the reference (harness/codecs/js.js); `json` is JSON.stringify + UTF-8 and back.', '',
       codecTable.inProcessMarkdown(results.inproc, binaries), '');
   }
   if (results.throughput) {
@@ -107,13 +108,15 @@ function report(results, meta, files) {
     lines.push('## Fuzzing throughput and harness overhead', '',
       `js against native in ${binaries.find((b) => b.role === 'head').version}, default known differences, fresh folders; ` +
       `each target alone for ${seconds} s, ${reps} runs with different seeds. Jazzer.js execs/s is counted from the end of the seed ` +
-      'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes (fast-check: every request of the run; ' +
-      'Jazzer.js: the checks of its seed corpus and the corpus it grew), timed alone in a tight loop in the same binary. ' +
+      'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +
+      '(fast-check: every request of the run; Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
+      'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
       throughput.markdown(results.throughput.rows), '',
       '## Memory', '',
-      'Peak RSS (VmHWM) over the same runs. fast-check runs in the harness process (host node) and drives one codec worker for ' +
-      'both codecs; a Jazzer.js target process runs the reference codec itself and drives a worker with the codec under test.', '',
+      'Peak RSS (VmHWM) over the same runs. fast-check runs in the harness process (host node) and drives ' +
+      'one codec worker for both codecs; a Jazzer.js target process runs the reference codec itself and drives ' +
+      'a worker with the codec under test.', '',
       throughput.memoryMarkdown(results.throughput.rows), '');
   }
   if (results.ttf) {
@@ -121,7 +124,8 @@ function report(results, meta, files) {
     lines.push('## Time to find the mutant adapters', '',
       `Seconds from the start of the engine (empty working corpus, seed corpus allowed, no known differences) to the first ` +
       `difference in the mutant's expected tier; seeds ${seeds.join(', ')}, each hunt capped at ${cap} s; (found/runs). ` +
-      'fast-check: the four properties in turns; Jazzer.js: scripts/mutant-hunt.js, three targets on the cores, start-up included.', '',
+      'fast-check: the four properties in turns; Jazzer.js: scripts/mutant-hunt.js, three targets on the cores, ' +
+      'start-up included.', '',
       ttf.markdown(results.ttf.rows, cap), '');
   }
   if (files.chart) {

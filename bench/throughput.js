@@ -48,8 +48,8 @@ async function engineRun({ engine, target, seconds, seed, trace }) {
 }
 
 async function bareCost(trace, node) {
-  const { stdout } = await promisify(execFile)(node, ['--expose-internals', '--no-warnings', path.join(__dirname, 'bare-cost.js'), trace],
-    { maxBuffer: 1 << 20, timeout: 120_000 });
+  const args = ['--expose-internals', '--no-warnings', path.join(__dirname, 'bare-cost.js'), trace];
+  const { stdout } = await promisify(execFile)(node, args, { maxBuffer: 1 << 20, timeout: 120_000 });
   return JSON.parse(stdout);
 }
 
@@ -76,7 +76,8 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
 }
 
 function summarizeThroughput(runs) {
-  return targets.filter((t) => runs.some((r) => r.engine === t.engine && r.target === t.target)).map(({ engine, target }) => {
+  const ran = targets.filter((t) => runs.some((r) => r.engine === t.engine && r.target === t.target));
+  return ran.map(({ engine, target }) => {
     const of = runs.filter((r) => r.engine === engine && r.target === target);
     return {
       engine, target,
@@ -98,7 +99,8 @@ const mb = (x) => x.toFixed(0);
 const times = (x) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
 
 function markdown(rows) {
-  return fmt.table(['engine', 'target', 'execs/s', 'bare codec µs/exec', 'harness overhead', 'worker crashes per 1000 execs'],
+  return fmt.table(
+    ['engine', 'target', 'execs/s', 'bare codec µs/exec', 'harness overhead', 'worker crashes per 1000 execs'],
     rows.map((r) => [r.engine, r.target, fmt.range(r.execsPerSecond), fmt.range(r.bareMicrosPerExec, micros),
       fmt.range(r.overhead, times), fmt.range(r.crashesPerThousand, (x) => x.toFixed(1))]));
 }

@@ -67,7 +67,9 @@ async function timeToFind({ names = Object.keys(catalog), seeds, cap, onResult =
   for (const seed of seeds) {
     for (const name of names) {
       const found = await fastCheckHunt(name, { seed, cap });
-      add({ name, engine: 'fast-check', seed, seconds: found?.seconds ?? Infinity, signature: found?.signature ?? null });
+      add({
+        name, engine: 'fast-check', seed, seconds: found?.seconds ?? Infinity, signature: found?.signature ?? null,
+      });
     }
     for (const r of await jazzerHunts(names, { seed, cap })) {
       add({ name: r.name, engine: 'jazzer', seed, seconds: r.seconds ?? Infinity, signature: r.signature });

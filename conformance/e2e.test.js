@@ -158,7 +158,8 @@ describe('the fork driver', function () {
       parent: node, child: node, cases, timeoutMs: 5000,
       parentScript: path.join(e2eDir, 'fixtures', 'crashing-parent.js'),
     });
-    assert.deepEqual([...outcomes.values()].map((o) => [o.record ?? o.toChild, o.toParent].filter(Boolean).map((x) => x.signal)),
+    const signals = (o) => [o.record ?? o.toChild, o.toParent].filter(Boolean).map((x) => x.signal);
+    assert.deepEqual([...outcomes.values()].map(signals),
       [['SIGKILL'], ['SIGKILL', 'SIGKILL']]);
     await assertNoLeftovers();
   });

@@ -26,7 +26,8 @@ async function channelExpectation(request, vector, sentinelFrame) {
   const { reads } = await request({
     op: 'stream', bytes: writes.join('') + sentinelFrame, chunks: writes.map((p) => p.length / 2),
   });
-  return channelRecord(reads.flatMap((r) => r.delivered).map(forChannel), reads.filter((r) => r.error).map((r) => r.error));
+  return channelRecord(reads.flatMap((r) => r.delivered).map(forChannel),
+    reads.filter((r) => r.error).map((r) => r.error));
 }
 
 // Map of vector id -> expectation, from the reference codec in `nodePath`.

@@ -43,7 +43,8 @@ function inProcessDifferences(vector, expected, actual) {
     out.push(...compareOutcomes('stream', 'framer', expected.stream, actual.stream));
   }
   if (actual.roundtrip) {
-    out.push(...compareOutcomes('roundtrip', 'decode and re-encode', expectedRoundtrip(vector, expected), actual.roundtrip));
+    out.push(...compareOutcomes('roundtrip', 'decode and re-encode', expectedRoundtrip(vector, expected),
+      actual.roundtrip));
   }
   return out;
 }
@@ -75,7 +76,9 @@ function channelDifferences(where, expected, actual) {
 
 // Uncaught errors a receiving process raised while reading raw bytes.
 function errorDifferences(where, expected, actual) {
-  const a = { kind: expected.length ? 'reject' : 'ok', ...(expected[0] && { name: expected[0].name, code: expected[0].code }) };
+  const a = {
+    kind: expected.length ? 'reject' : 'ok', ...(expected[0] && { name: expected[0].name, code: expected[0].code }),
+  };
   const b = { kind: actual.length ? 'reject' : 'ok', ...(actual[0] && { name: actual[0].name, code: actual[0].code }) };
   if (!expected.length !== !actual.length) {
     const rejecter = expected.length ? 'a' : 'b';

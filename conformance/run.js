@@ -175,7 +175,8 @@ function judgeFork(row, column, outcome, known) {
   const differences = [['parent → child', outcome.toChild], ['child → parent', outcome.toParent]]
     .filter(([, o]) => o.kind !== 'unbuildable')
     .flatMap(([where, o]) => channelDifferences(where, expected, o));
-  return { ...cell({ vector: row, column, differences, outcomes: [outcome.toChild, outcome.toParent], known }), actual: outcome };
+  const outcomes = [outcome.toChild, outcome.toParent];
+  return { ...cell({ vector: row, column, differences, outcomes, known }), actual: outcome };
 }
 
 // Frame and stream vectors written raw by a Node parent into children of a
@@ -284,7 +285,8 @@ async function runConformance(options) {
   const columns = planned.filter((c) => !skipped.includes(c));
   // Programs are accept rows: they go after the accept vectors.
   const programsShown = columns.some((c) => c.codec === 'fork') ? programRows : [];
-  const ordered = [...vectors, ...programsShown].sort((a, b) => verdicts.indexOf(a.verdict) - verdicts.indexOf(b.verdict));
+  const ordered = [...vectors, ...programsShown]
+    .sort((a, b) => verdicts.indexOf(a.verdict) - verdicts.indexOf(b.verdict));
   const rows = ordered.map((row) => ({
     id: row.id, verdict: row.verdict, group: row.group, name: row.name, kind: row.kind, about: row.about,
     file: row.file && path.relative(path.join(__dirname, '..'), row.file),

@@ -46,7 +46,10 @@ function channelTree(value) {
     return forChannel(canonicalize(value));
   }
   const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-  return { ...forChannel(canonicalize(value.subarray(0, 0))), length: value.length, byteLength: value.byteLength, bytes: digest(bytes) };
+  return {
+    ...forChannel(canonicalize(value.subarray(0, 0))),
+    length: value.length, byteLength: value.byteLength, bytes: digest(bytes),
+  };
 }
 
 module.exports = { digest, forChannel, channelTree };

@@ -34,7 +34,8 @@ function wireCoverage(vectors) {
     for (const frame of annotateStream(Buffer.from(hex, 'hex'))) {
       for (const s of frame.segments) {
         if (s.field.startsWith('tag.')) add(v.verdict, 'tags', s.field.slice(4));
-        else if (s.field === 'padding' || s.field === 'header') add(v.verdict, 'tags', s.field === 'header' ? 'version' : 'padding');
+        else if (s.field === 'padding') add(v.verdict, 'tags', 'padding');
+        else if (s.field === 'header') add(v.verdict, 'tags', 'version');
         else if (s.field === 'host.index') add(v.verdict, 'indices', Number(/index (\d+)/.exec(s.label)[1]));
         else if (s.field === 'host.tag') add(v.verdict, 'hostTags', Number(/tag (\d+)/.exec(s.label)[1]));
       }
@@ -126,7 +127,8 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
   this.timeout(60_000);
   let dir;
   const mutant = path.join(mutantsDir, 'any-host-tag.js');
-  const args = () => ['conformance', '--no-fork', '--node', '26.10.0', '--codec', mutant, '--only', '^reject/host/tag-2$', '--report', dir];
+  const args = () => ['conformance', '--no-fork', '--node', '26.10.0', '--codec', mutant,
+    '--only', '^reject/host/tag-2$', '--report', dir];
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-conformance-')); });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 

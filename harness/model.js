@@ -65,7 +65,8 @@ function verdictLines(bytes) {
 // buffer) depends on the runtime's Buffer.poolSize, not on the bytes. Returns
 // the reference tree with those views' backing replaced by 'copy'.
 function alignWithModel(reference, model) {
-  if (reference === null || model === null || typeof reference !== 'object' || typeof model !== 'object') return reference;
+  if (reference === null || model === null) return reference;
+  if (typeof reference !== 'object' || typeof model !== 'object') return reference;
   if (Array.isArray(reference)) return reference.map((item, i) => alignWithModel(item, model[i]));
   const out = {};
   for (const [key, value] of Object.entries(reference)) out[key] = alignWithModel(value, model[key]);

@@ -2,6 +2,7 @@
 // oldest JavaScript (no const, arrows or template strings) so that an old Node
 // parses it and can say which version is needed instead of failing on syntax.
 'use strict';
+/* eslint no-var: "off" -- an old Node must parse this file */
 
 var range = require('../package.json').engines.node;
 

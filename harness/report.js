@@ -78,7 +78,8 @@ function outcomeRows(result) {
     }
   }
   if (outcomes.roundtrip) {
-    rows.push(...sideBySide('decode and re-encode', describeOutcome(outcomes.roundtrip.a), describeOutcome(outcomes.roundtrip.b)));
+    rows.push(...sideBySide('decode and re-encode',
+      describeOutcome(outcomes.roundtrip.a), describeOutcome(outcomes.roundtrip.b)));
   }
   if (outcomes.stream) {
     const { a, b } = outcomes.stream;

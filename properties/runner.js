@@ -37,9 +37,14 @@ async function runProperties(options) {
       const { result, difference } = outcome.finding;
       const stored = store?.record(result, difference, {
         sides: session.sides,
-        origin: { engine: 'fast-check', property: name, seed, path: outcome.path, ...properties[name].origin(outcome.counterexample) },
+        origin: {
+          engine: 'fast-check', property: name, seed, path: outcome.path,
+          ...properties[name].origin(outcome.counterexample),
+        },
       });
-      state.findings.set(difference.signature, { difference, result, property: name, seed, path: outcome.path, folder: stored?.folder });
+      state.findings.set(difference.signature, {
+        difference, result, property: name, seed, path: outcome.path, folder: stored?.folder,
+      });
       perProperty(state, name).findings++;
     }
     const now = summary(state, started);
@@ -146,7 +151,8 @@ async function runExhaustive({ session, known, store, seed, runs, only }) {
           continue;
         }
         const stored = store?.record(result, d, {
-          sides: session.sides, origin: { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) },
+          sides: session.sides,
+          origin: { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) },
         });
         state.findings.set(d.signature, { difference: d, result, property: name, seed, folder: stored?.folder });
       }

@@ -34,7 +34,8 @@ function main() {
     }
     fs.mkdirSync(seeds, { recursive: true });
     const before = fs.readdirSync(seeds).length;
-    const run = spawnSync(node, ['--expose-internals', '--no-warnings', path.join(root, 'fuzzers', 'jazzer', 'launch.js'),
+    const launcher = path.join(root, 'fuzzers', 'jazzer', 'launch.js');
+    const run = spawnSync(node, ['--expose-internals', '--no-warnings', launcher,
       path.join(root, 'fuzzers', 'jazzer', `${target}.js`), seeds, grown, '--sync', '--', '-merge=1'],
     { encoding: 'utf8', env: { ...process.env, IPCFUZZ_B: 'js' } });
     if (run.status !== 0) throw new Error(`${target}: libFuzzer merge failed: ${run.stderr.trim().split('\n').at(-1)}`);

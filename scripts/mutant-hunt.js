@@ -41,7 +41,8 @@ async function hunt(name, { seconds, seed }) {
 
 async function main() {
   const { values } = parseArgs({ options: {
-    seconds: { type: 'string', default: '60' }, only: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '60' }, only: { type: 'string' }, json: { type: 'string' },
+    seed: { type: 'string', default: '1' },
   } });
   const names = values.only ? values.only.split(',') : Object.keys(catalog);
   const unknown = names.filter((n) => !catalog[n]);

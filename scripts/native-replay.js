@@ -33,7 +33,9 @@ async function main() {
   });
   const dir = path.resolve(positionals[0] ?? path.join(root, 'corpus', 'native'));
   const files = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
-  const session = new Session({ a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: 10_000 });
+  const session = new Session({
+    a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: 10_000,
+  });
   const known = loadKnown();
   const store = new FindingStore(values.out);
   const fresh = new Map();
@@ -47,7 +49,8 @@ async function main() {
         if (d.known) {
           knownHits[d.known] = (knownHits[d.known] ?? 0) + 1;
         } else if (!fresh.has(d.signature)) {
-          const { folder } = store.record(result, d, { sides: session.sides, origin: { engine: 'native-corpus', file: path.join(dir, file) } });
+          const origin = { engine: 'native-corpus', file: path.join(dir, file) };
+          const { folder } = store.record(result, d, { sides: session.sides, origin });
           fresh.set(d.signature, folder);
         }
       }

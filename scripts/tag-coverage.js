@@ -48,7 +48,8 @@ function main() {
     native: { type: 'string', multiple: true, default: [path.join(root, 'corpus', 'native')] },
     json: { type: 'boolean', default: false },
   } });
-  const before = values['frame-target'].flatMap(filesOf).map((f) => Buffer.from(frameTargetInput(fs.readFileSync(f)).bytes, 'hex'));
+  const before = values['frame-target'].flatMap(filesOf)
+    .map((f) => Buffer.from(frameTargetInput(fs.readFileSync(f)).bytes, 'hex'));
   const added = values.native.flatMap(filesOf).map((f) => fs.readFileSync(f));
   const result = {
     before: { files: before.length, ...reach(before) },

@@ -56,7 +56,8 @@ describe('annotate', function () {
       const two = annotate('ff0f 63 04 3dd8 00de');
       assert.ok(two.segments.some((s) => s.label === 'two-byte-string: "\u{1F600}"'));
       const err = annotate('ff0f 72 6d 220162 2e');
-      assert.deepEqual(err.segments.filter((s) => s.field === 'error.subtag').map((s) => s.label), ['error message', 'error end']);
+      const subtags = err.segments.filter((s) => s.field === 'error.subtag').map((s) => s.label);
+      assert.deepEqual(subtags, ['error message', 'error end']);
       const dense = annotate('ff0f 4102 4902 4904 2400 02');
       assert.equal(dense.stop, undefined);
       assert.deepEqual(dense.segments.filter((s) => s.field.startsWith('begin-dense-array')).map((s) => s.label),

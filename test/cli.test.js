@@ -121,13 +121,15 @@ describe('ipcfuzz CLI', function () {
     });
 
     it('take an adapter file by relative path', async function () {
-      const { code, stdout } = await cli(['diff', '--recipe', sameRecipe, '--b', path.join('test', 'fixtures', 'wrapped-js.js')]);
+      const wrapped = path.join('test', 'fixtures', 'wrapped-js.js');
+      const { code, stdout } = await cli(['diff', '--recipe', sameRecipe, '--b', wrapped]);
       assert.equal(code, 0);
       assert.match(stdout, /^b: .*wrapped-js\.js in node v26\.10\.0$/m);
     });
 
     it('give a hang within --timeout', async function () {
-      const { code, stdout } = await cli(['diff', '--recipe', sameRecipe, '--b', fixture('hang.js'), '--timeout', '300']);
+      const { code, stdout } = await cli(['diff', '--recipe', sameRecipe, '--b', fixture('hang.js'),
+        '--timeout', '300']);
       assert.equal(code, 1);
       assert.match(stdout, /hang: no answer within 300 ms/);
     });

@@ -127,7 +127,8 @@ describe('ipcfuzz gate', function () {
   });
 
   it('runs codec a in the base binary and codec b in the head binary', function () {
-    const run = gate(path.join(dir, 'base'), '--base-node', '26.3.1', '--node', '26.10.0', '--a', 'builtin', '--b', 'builtin');
+    const run = gate(path.join(dir, 'base'), '--base-node', '26.3.1', '--node', '26.10.0',
+      '--a', 'builtin', '--b', 'builtin');
     assert.equal(run.status, 1, run.stderr);
     const summary = run.read('summary.md');
     assert.match(summary, /Codec \*\*a\*\*: `builtin` in node v26\.3\.1/);

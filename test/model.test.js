@@ -130,7 +130,9 @@ describe('C model of the wire format', function () {
 
   before(function () {
     if (!model.available()) spawnSync(path.join(root, 'scripts', 'build-native.sh'), ['addon'], { stdio: 'ignore' });
-    if (!model.available()) skipWith(this, 'the addon cannot be built here: scripts/build-native.sh needs node-gyp, cc, c++, make, python3');
+    if (!model.available()) {
+      skipWith(this, 'the addon cannot be built here: scripts/build-native.sh needs node-gyp, cc, c++, make, python3');
+    }
     session = new Session({ a: { codec: 'js' }, b: { codec: 'js' }, timeoutMs: 10_000 });
   });
 
@@ -166,14 +168,17 @@ describe('C model of the wire format', function () {
       const verdict = model.decodeFrame(bytes);
       assert.equal(verdict.reason, reason, text);
       if (offset !== null) assert.equal(verdict.offset, offset, `${reason}: ${verdict.detail}`);
-      if (reason !== 'depth') assert.equal(disagreement(bytes, verdict, await referenceRead(session, bytes)), null, text);
+      if (reason !== 'depth') {
+        assert.equal(disagreement(bytes, verdict, await referenceRead(session, bytes)), null, text);
+      }
     }
     const trailing = model.decodeFrame(hex(frame('ff0f 4902 00')));
     assert.deepEqual([trailing.ok, trailing.trailing], [true, 1], 'bytes after the value are ignored, as V8 does');
   });
 
   it('agrees with the JS reference on every conformance vector', async function () {
-    const frames = await checkStreams(session, await vectorStreams(session, ['accept', 'reject', 'implementation-defined']));
+    const streams = await vectorStreams(session, ['accept', 'reject', 'implementation-defined']);
+    const frames = await checkStreams(session, streams);
     assert.ok(frames > 100, `only ${frames} frames`);
   });
 
@@ -246,7 +251,8 @@ describe('native fuzz targets', function () {
     const skipped = /skipping the fuzz targets: (.*)/.exec(built.stdout);
     if (skipped) skipWith(this, skipped[1]);
     assert.equal(built.status, 0, built.stderr);
-    const planted = spawnSync(path.join(root, 'scripts', 'build-native.sh'), ['fuzzers', '--planted-bug'], { encoding: 'utf8' });
+    const planted = spawnSync(path.join(root, 'scripts', 'build-native.sh'), ['fuzzers', '--planted-bug'],
+      { encoding: 'utf8' });
     assert.equal(planted.status, 0, planted.stderr);
     aflMissing = /skipping the AFL\+\+ target: (.*)/.exec(built.stdout)?.[1];
     // Seeds without the planted bug's trigger (a view whose byteLength is not whole elements).
@@ -291,7 +297,8 @@ describe('native fuzz targets', function () {
       spawnSync('afl-fuzz', ['-i', seeds, '-o', work, '-V', String(engineSeconds), '--', target], {
         encoding: 'utf8',
         env: { ...process.env, AFL_BENCH_UNTIL_CRASH: '1', AFL_NO_UI: '1', AFL_SKIP_CPUFREQ: '1', AFL_NO_AFFINITY: '1',
-          AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES: '1', AFL_CUSTOM_MUTATOR_LIBRARY: path.join(native, 'libipcfuzz_mutator.so') },
+          AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES: '1',
+          AFL_CUSTOM_MUTATOR_LIBRARY: path.join(native, 'libipcfuzz_mutator.so') },
       });
       const crashes = path.join(work, 'default', 'crashes');
       const found = fs.existsSync(crashes) ? fs.readdirSync(crashes).filter((f) => f.startsWith('id:')) : [];

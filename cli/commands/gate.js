@@ -64,7 +64,8 @@ async function run(args) {
       session, known: applies, outside, knownFile: options.knownFile, out, budget, runtimes,
       fuzz: !values['no-fuzz'],
     });
-    const sides = Object.fromEntries(Object.entries(session.sides).map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
+    const sides = Object.fromEntries(Object.entries(session.sides)
+      .map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),

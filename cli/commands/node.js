@@ -10,7 +10,9 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../../harness/nodes');
 const { EnvironmentError, UsageError } = require('../../harness/errors');
-const { parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes } = require('../../harness/runtimes');
+const {
+  parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes,
+} = require('../../harness/runtimes');
 const { parse } = require('..');
 
 const about = 'install Node, Deno or Bun binaries from npm into the cache (add), list the binaries and runtimes (list)';
@@ -95,7 +97,9 @@ function list(values) {
   const versions = [...new Set([...pinnedVersions(), ...cachedVersions()])];
   const rows = versions.map((version) => {
     const nodePath = installed(version);
-    return { version, pinned: pinnedVersions().includes(version), path: nodePath, info: nodePath && probeNode(nodePath) };
+    return {
+      version, pinned: pinnedVersions().includes(version), path: nodePath, info: nodePath && probeNode(nodePath),
+    };
   });
   if (values.json) {
     console.log(JSON.stringify(rows, null, 2));

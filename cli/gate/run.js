@@ -128,7 +128,8 @@ async function replayStage(collector, cases) {
     const started = Date.now();
     const fresh = [];
     for (const file of files) {
-      const result = await collector.session.check(inputs.checkType[target], inputs[target](fs.readFileSync(path.join(dir, file))));
+      const input = inputs[target](fs.readFileSync(path.join(dir, file)));
+      const result = await collector.session.check(inputs.checkType[target], input);
       fresh.push(...await collector.add(result, 'corpus replay', { target, seed: file }));
     }
     cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
@@ -236,7 +237,8 @@ async function runGate(options) {
     clearTimeout(hardStop);
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
-  const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const findings = [...collector.findings.values()]
+    .sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
   const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
     .map((c) => `${c.name} (${c.skipped})`));
   const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];

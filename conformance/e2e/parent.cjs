@@ -106,7 +106,8 @@ class Child {
   // The outcome when the child exited or timed out instead of answering.
   failure(event, timeoutMs) {
     if (event.event === 'timeout') return { kind: 'hang', ms: timeoutMs };
-    return { kind: 'crash', code: event.code, signal: event.signal, stderr: this.stderr.trim().split('\n').slice(-8).join('\n') };
+    const stderr = this.stderr.trim().split('\n').slice(-8).join('\n');
+    return { kind: 'crash', code: event.code, signal: event.signal, stderr };
   }
 
   kill() {

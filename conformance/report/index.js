@@ -30,7 +30,8 @@ function reportJson(result, meta) {
     wire: result.wire,
     skipped: (result.skipped ?? []).map((c) => c.id),
     totals: m.totals(result).map(({ column, counts }) => ({ column: column.id, counts })),
-    failures: m.failures(result).map(({ row, column, cell }) => ({ vector: row.id, column: column.id, state: cell.state })),
+    failures: m.failures(result)
+      .map(({ row, column, cell }) => ({ vector: row.id, column: column.id, state: cell.state })),
     rows,
   };
 }

@@ -193,6 +193,7 @@ function frameText(hex, mode, maxLines = 14) {
 }
 
 module.exports = {
-  legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, failures, details, binaryRows,
+  legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, failures, details,
+  binaryRows,
   wireRows, frameText,
 };

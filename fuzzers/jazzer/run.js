@@ -13,7 +13,6 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const inputs = require('./inputs');
-const { Session } = require('../../harness/session');
 const { classify } = require('../../harness/known');
 const { root } = require('../../harness/nodes');
 const { onLines } = require('../../harness/lines');
@@ -40,7 +39,8 @@ function dirs(target, workDir) {
 // The target reads its configuration from the environment: Jazzer.js owns argv.
 function targetEnv({ sides, outDir, knownFile }) {
   const env = {
-    ...process.env, IPCFUZZ_A: sides.a.codec, IPCFUZZ_A_NODE: sides.a.node, IPCFUZZ_B: sides.b.codec, IPCFUZZ_OUT: outDir,
+    ...process.env,
+    IPCFUZZ_A: sides.a.codec, IPCFUZZ_A_NODE: sides.a.node, IPCFUZZ_B: sides.b.codec, IPCFUZZ_OUT: outDir,
   };
   delete env.IPCFUZZ_KNOWN;
   if (knownFile === null) env.IPCFUZZ_KNOWN = '';  // --no-known
@@ -144,7 +144,8 @@ async function recordArtifact(file, { target, session, known, store, status }) {
     return;
   }
   const stored = store.record(result, chosen, {
-    sides: session.sides, origin: { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') },
+    sides: session.sides,
+    origin: { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') },
   });
   status.findings.set(chosen.signature, { signature: chosen.signature, folder: stored.folder, target });
 }
@@ -221,4 +222,6 @@ function defaultWorkDir() {
   return path.join(root, '.ipcfuzz', 'work');
 }
 
-module.exports = { runJazzer, spawnTarget, targets, defaultWorkDir, availableCores: () => os.availableParallelism?.() ?? os.cpus().length };
+const availableCores = () => os.availableParallelism?.() ?? os.cpus().length;
+
+module.exports = { runJazzer, spawnTarget, targets, defaultWorkDir, availableCores };

@@ -8,7 +8,10 @@ const fc = require('fast-check');
 const edgeValue = fc.constantFrom(0, 1, 2, 3, 127, 128, 255, 16383, 16384, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1);
 const viewIndex = fc.oneof(fc.integer({ min: 0, max: 13 }), fc.constantFrom(14, 99, 2 ** 32 - 1));
 const nth = fc.nat(7);
-const overlong = fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) });
+const overlong = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(0) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) },
+);
 
 const corruption = fc.oneof(
   { weight: 3, arbitrary: fc.record({ k: fc.constant('host-tag'), nth, value: edgeValue, overlong }) },
@@ -20,10 +23,14 @@ const corruption = fc.oneof(
   { weight: 2, arbitrary: fc.record({ k: fc.constant('truncate'), at: fc.nat(64), keepPrefix: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('prefix'),
     value: fc.constantFrom('shorter', 'longer', 0, 2 ** 31, 2 ** 31 + 5, 0xffffffff) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('version'), value: fc.constantFrom(null, 0, 12, 13, 14, 16, 255) }) },
+  { weight: 1, arbitrary: fc.record({
+    k: fc.constant('version'), value: fc.constantFrom(null, 0, 12, 13, 14, 16, 255),
+  }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('trailing'),
     bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => Buffer.from(b).toString('hex')) }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('flip'), at: fc.nat(255), mask: fc.integer({ min: 1, max: 255 }) }) },
+  { weight: 2, arbitrary: fc.record({
+    k: fc.constant('flip'), at: fc.nat(255), mask: fc.integer({ min: 1, max: 255 }),
+  }) },
 );
 
 // A chunk plan: how a stream of `total` bytes is cut into reads.
@@ -31,7 +38,9 @@ const chunkPlan = fc.oneof(
   fc.constant({ k: 'whole' }),
   fc.constant({ k: 'bytewise' }),
   fc.constant({ k: 'split-length' }),
-  fc.record({ k: fc.constant('sizes'), sizes: fc.array(fc.integer({ min: 0, max: 24 }), { minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    k: fc.constant('sizes'), sizes: fc.array(fc.integer({ min: 0, max: 24 }), { minLength: 1, maxLength: 8 }),
+  }),
 );
 
 // Read sizes for a plan, given the frame lengths of the stream.

@@ -1,0 +1,99 @@
+'use strict';
+// `make lint`: a subset of the rules Node core lints lib/ and test/ with, and
+// one rule of this project's own: the harness is the ground floor, so a file
+// under harness/ requires only other harness files, Node built-ins, npm
+// packages and package.json, never the engines, the conformance suite or the command line.
+
+const path = require('node:path');
+const js = require('@eslint/js');
+const globals = require('globals');
+
+const harnessDir = path.join(__dirname, 'harness');
+// The project's metadata (engines, pinned binaries), not a layer above.
+const packageJson = path.join(__dirname, 'package.json');
+
+// The string a require() or require.resolve() call names, when it is a
+// literal (a template without expressions counts).
+function requiredPath(node) {
+  const callee = node.callee;
+  const isRequire = callee.type === 'Identifier' && callee.name === 'require';
+  const isResolve = callee.type === 'MemberExpression' && callee.object.type === 'Identifier' &&
+    callee.object.name === 'require' && callee.property.name === 'resolve';
+  if (!isRequire && !isResolve) return undefined;
+  const arg = node.arguments[0];
+  if (arg?.type === 'Literal' && typeof arg.value === 'string') return arg.value;
+  if (arg?.type === 'TemplateLiteral' && arg.expressions.length === 0) return arg.quasis[0].value.cooked;
+  return undefined;
+}
+
+const harnessFloor = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'a file under harness/ requires nothing outside harness/ but built-ins and packages' },
+    messages: { above: "harness/ must not require '{{name}}': it lies outside harness/" },
+    schema: [],
+  },
+  create(context) {
+    const file = context.physicalFilename;
+    return {
+      CallExpression(node) {
+        const name = requiredPath(node);
+        if (name === undefined || !/^\.{1,2}(\/|$)/.test(name)) return;
+        const target = path.resolve(path.dirname(file), name);
+        if (target !== packageJson && path.relative(harnessDir, target).startsWith('..')) {
+          context.report({ node, messageId: 'above', data: { name } });
+        }
+      },
+    };
+  },
+};
+
+module.exports = [
+  {
+    ignores: ['node_modules/', '.ipcfuzz/', 'findings/', 'gate-out/', 'corpus/', 'fuzzers/native/build/',
+      'bench/results/', 'conformance-out/'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'commonjs',
+      globals: { ...globals.node },
+    },
+    plugins: { ipcfuzz: { rules: { 'harness-floor': harnessFloor } } },
+    rules: {
+      'brace-style': ['error', '1tbs', { allowSingleLine: true }],
+      'comma-dangle': ['error', 'always-multiline'],
+      'comma-spacing': 'error',
+      'eol-last': 'error',
+      'eqeqeq': ['error', 'smart'],
+      'key-spacing': 'error',
+      'keyword-spacing': 'error',
+      'max-len': ['error', {
+        code: 120, tabWidth: 2, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreTemplateLiterals: true,
+      }],
+      'no-multiple-empty-lines': ['error', { max: 2, maxEOF: 0, maxBOF: 0 }],
+      'no-shadow-restricted-names': 'error',
+      'no-trailing-spaces': 'error',
+      'no-undef': ['error', { typeof: true }],
+      'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'no-var': 'error',
+      'object-curly-spacing': ['error', 'always'],
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      'quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: true }],
+      'semi': 'error',
+      'space-before-blocks': 'error',
+      'space-infix-ops': 'error',
+      'strict': ['error', 'global'],
+    },
+  },
+  {
+    files: ['harness/**/*.js', 'harness/**/*.cjs'],
+    rules: { 'ipcfuzz/harness-floor': 'error' },
+  },
+  {
+    files: ['**/*.test.js', 'test/**/*.js'],
+    languageOptions: { globals: { ...globals.mocha } },
+  },
+];
