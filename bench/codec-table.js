@@ -117,7 +117,7 @@ module.exports = {
 if (require.main === module) {
   const fs = require('node:fs');
   const { parseArgs } = require('node:util');
-  const { resolveNode } = require('../harness/nodes');
+  const { resolveNode } = require('../harness/binaries');
   const { binary } = require('./machine');
   const { values } = parseArgs({ options: {
     base: { type: 'string', default: '26.3.1' }, head: { type: 'string', default: '26.10.0' },

@@ -18,9 +18,9 @@ const { performance } = require('node:perf_hooks');
 const { Session } = require('../harness/session');
 const { loadKnown } = require('../harness/known');
 const { FindingStore } = require('../harness/findings');
-const { root } = require('../harness/nodes');
+const { root } = require('../harness/binaries');
 const { onLines } = require('../harness/lines');
-const { spawnTarget } = require('../fuzzers/jazzer/run');
+const { spawnTarget } = require('../fuzzers/jazzer/engine');
 
 // Every request that reached a codec and came back is appended to the trace
 // as one JSON line; one that crashed or hung the worker cannot be replayed in
@@ -37,7 +37,7 @@ function recordRequests(session, traceFd) {
 }
 
 async function fastCheck({ session, known, store, target, seconds, seed, traceFd }) {
-  const { runProperties } = require('../properties/runner');
+  const { runProperties } = require('../properties/engine');
   recordRequests(session, traceFd);
   const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
   return {
@@ -46,7 +46,7 @@ async function fastCheck({ session, known, store, target, seconds, seed, traceFd
   };
 }
 
-// A Jazzer.js target started as fuzzers/jazzer/run.js starts it, but read
+// A Jazzer.js target started as fuzzers/jazzer/engine.js starts it, but read
 // here so that libFuzzer's lines can be timed as they come: execs/s is taken
 // from the end of the seed corpus (INITED) to the last progress line, without
 // the start-up of node and Jazzer.js.
@@ -82,7 +82,7 @@ async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
   const corpora = [path.join(root, 'corpus', 'jazzer', target), path.join(workDir, 'corpus', target)];
   const files = corpora.filter((d) => fs.existsSync(d)).flatMap((d) => fs.readdirSync(d).map((f) => path.join(d, f)));
   recordRequests(session, traceFd);
-  for (const file of files) await session.check(inputs.checkType[target], inputs[target](fs.readFileSync(file)));
+  for (const file of files) await session.check(target, inputs[target](fs.readFileSync(file)));
   return {
     execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
     libFuzzer: {

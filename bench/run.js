@@ -11,7 +11,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { resolveNode, root } = require('../harness/nodes');
+const { resolveNode, root } = require('../harness/binaries');
 const codecTable = require('./codec-table');
 const throughput = require('./throughput');
 const ttf = require('./time-to-find');

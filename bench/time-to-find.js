@@ -14,7 +14,7 @@ const { promisify } = require('node:util');
 const { Session } = require('../harness/session');
 const { FindingStore } = require('../harness/findings');
 const { catalog } = require('../harness/mutants/catalog');
-const { runProperties } = require('../properties/runner');
+const { runProperties } = require('../properties/engine');
 const { summarize } = require('./stats');
 const fmt = require('./format');
 

@@ -6,11 +6,11 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { runConformance } = require('./run');
+const { runConformance } = require('./runner');
 const { runForkColumn } = require('./e2e/driver');
 const { failing } = require('./judge');
 const { loadKnown } = require('../harness/known');
-const { pinnedVersions, resolveNode } = require('../harness/nodes');
+const { pinnedVersions, resolveNode } = require('../harness/binaries');
 const { pinnedRuntimes } = require('../harness/runtimes');
 
 const e2eDir = path.join(__dirname, 'e2e');

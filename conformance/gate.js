@@ -7,7 +7,7 @@
 const { runVector } = require('./outcomes');
 const { inProcessDifferences } = require('./judge');
 const { classify } = require('../harness/known');
-const { loadCases, describeBinaries } = require('./run');
+const { loadCases, describeBinaries } = require('./runner');
 const { wireChecks, handshake, skewReason } = require('./interop');
 
 const checkOf = (vector) => (vector.kind === 'recipe' ? 'value' : vector.kind);

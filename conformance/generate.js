@@ -10,8 +10,8 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/pool');
-const { resolveNode } = require('../harness/nodes');
+const { WorkerProcess } = require('../harness/worker-process');
+const { resolveNode } = require('../harness/binaries');
 const { loadVectors } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { SENTINEL, pieces, channelRecord } = require('./e2e/plan');

@@ -9,12 +9,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { loadVectors, readExpectation } = require('./vectors');
 const { referenceExpectations, verdictProblem } = require('./generate');
-const { runConformance, runCodecColumn, describeBinaries, loadCases } = require('./run');
+const { runConformance, runCodecColumn, describeBinaries, loadCases } = require('./runner');
 const { annotateStream } = require('../harness/annotate');
 const { tags, viewTypes } = require('../harness/wire');
 const { loadKnown } = require('../harness/known');
 const { catalog } = require('../harness/mutants/catalog');
-const { pinnedVersions } = require('../harness/nodes');
+const { pinnedVersions } = require('../harness/binaries');
 const { failing } = require('./judge');
 const { cli } = require('../test/fixtures/helpers');
 

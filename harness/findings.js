@@ -2,7 +2,10 @@
 // The findings folder: one subfolder per distinct problem (codec pair and
 // signature), holding the input, both outcomes, an annotated report and a
 // standalone repro script. A problem seen again only bumps its count: saved
-// inputs are never replaced, and nothing is ever deleted.
+// inputs are never replaced, and nothing is ever deleted. FindingRecorder is
+// the one way every engine, the gate and the replays turn a check result into
+// findings: known differences counted, repeats skipped, new ones confirmed in
+// fresh processes and saved once.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,6 +13,9 @@ const crypto = require('node:crypto');
 const { renderResult } = require('./report');
 const { reproScript } = require('./repro');
 const { EnvironmentError } = require('./errors');
+const { classify } = require('./known');
+
+const kMeta = 'finding.json';
 
 function slug(text) {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
@@ -36,15 +42,34 @@ class FindingStore {
   }
 
   has(sides, signature) {
-    return fs.existsSync(path.join(this.folderFor(sides, signature), 'finding.json'));
+    return fs.existsSync(path.join(this.folderFor(sides, signature), kMeta));
+  }
+
+  // The folders that hold a saved finding.
+  list() {
+    return FindingStore.list(this.dir);
+  }
+
+  static list(dir) {
+    if (!fs.existsSync(dir)) return [];
+    return fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.existsSync(path.join(f, kMeta)));
+  }
+
+  // The parsed finding.json of a finding's folder.
+  static read(folder) {
+    return JSON.parse(fs.readFileSync(path.join(folder, kMeta), 'utf8'));
+  }
+
+  read(folder) {
+    return FindingStore.read(folder);
   }
 
   // Records one difference of a check result; returns { folder, isNew }.
   record(result, difference, { sides, origin }) {
     const folder = this.folderFor(sides, difference.signature);
-    const meta = path.join(folder, 'finding.json');
+    const meta = path.join(folder, kMeta);
     if (fs.existsSync(meta)) {
-      const saved = JSON.parse(fs.readFileSync(meta, 'utf8'));
+      const saved = FindingStore.read(folder);
       saved.count = (saved.count ?? 1) + 1;
       saved.lastSeen = new Date().toISOString();
       writeAtomic(meta, `${JSON.stringify(saved, null, 2)}\n`);
@@ -82,6 +107,102 @@ class FindingStore {
   }
 }
 
+// Turns check results into findings for one run. Known differences are
+// counted; a signature met before in this run is not handled twice; with
+// `skipSaved`, one a store already holds from an earlier run is counted as
+// seen again (`bumpSaved` also adds to its count there) instead of saved anew;
+// a new one is confirmed (`confirm(type, input, difference)`, true or a
+// promise of it; none: every difference stands) and saved, or else counted
+// as history-dependent.
+class FindingRecorder {
+  constructor({ known, store = null, sides, confirm = null, skipSaved = false, bumpSaved = false }) {
+    Object.assign(this, { known, store, sides, confirmer: confirm, skipSaved, bumpSaved });
+    this.findings = new Map();
+    this.knownHits = new Map();
+    this.seenAgain = new Map();
+    this.historyDependent = new Set();
+  }
+
+  // Sorts the differences of one result: { fresh (met for the first time),
+  // found (findings of this run), known, seenAgain }; counts the known and the
+  // seen again.
+  sort(result) {
+    const sorted = { fresh: [], found: [], known: [], seenAgain: [] };
+    for (const d of classify(result.differences, this.known)) {
+      if (d.known) {
+        this.knownHits.set(d.known, (this.knownHits.get(d.known) ?? 0) + 1);
+        sorted.known.push(d);
+      } else if (this.historyDependent.has(d.signature)) {
+        // counted when first met
+      } else if (this.findings.has(d.signature)) {
+        sorted.found.push(d);
+      } else if (this.isSaved(d.signature)) {
+        this.seenAgain.set(d.signature, (this.seenAgain.get(d.signature) ?? 0) + 1);
+        if (this.bumpSaved) this.store.record(result, d, { sides: this.sides, origin: {} });
+        sorted.seenAgain.push(d);
+      } else {
+        sorted.fresh.push(d);
+      }
+    }
+    return sorted;
+  }
+
+  isSaved(signature) {
+    return this.seenAgain.has(signature) || (this.skipSaved && Boolean(this.store?.has(this.sides, signature)));
+  }
+
+  // Whether a new difference stands in fresh processes; one that does not is
+  // remembered as history-dependent. Synchronous when `confirm` is.
+  stands(result, difference) {
+    const judge = (ok) => {
+      if (!ok) this.historyDependent.add(difference.signature);
+      return ok;
+    };
+    const ok = this.confirmer ? this.confirmer(result.type, result.input, difference) : true;
+    return ok instanceof Promise ? ok.then(judge) : judge(ok);
+  }
+
+  // Saves a confirmed difference once; `about` is kept with the finding.
+  record(result, difference, origin, about = {}) {
+    if (this.findings.has(difference.signature)) return this.findings.get(difference.signature);
+    const stored = this.store?.record(result, difference, { sides: this.sides, origin });
+    const finding = { difference, result, folder: stored?.folder, ...about };
+    this.findings.set(difference.signature, finding);
+    return finding;
+  }
+
+  // A finding another process saved (a Jazzer.js target): read from its folder.
+  adopt(folder, about = {}) {
+    const meta = FindingStore.read(folder);
+    if (this.findings.has(meta.signature)) return this.findings.get(meta.signature);
+    const { signature, tier, where, detail } = meta;
+    const finding = { difference: { signature, tier, where, detail }, folder, ...about };
+    this.findings.set(signature, finding);
+    return finding;
+  }
+
+  // One result through the whole way: returns the differences of it that are
+  // findings of this run, new or met before.
+  async add(result, origin, about) {
+    const { fresh, found } = this.sort(result);
+    for (const d of fresh) {
+      if (await this.stands(result, d)) {
+        this.record(result, d, origin, about);
+        found.push(d);
+      }
+    }
+    return result.differences.filter((d) => found.includes(d));
+  }
+
+  // Known differences met, with the reason and link of their entries.
+  knownSeen() {
+    return Object.fromEntries([...this.knownHits].map(([id, count]) => {
+      const entry = this.known.find((k) => k.id === id);
+      return [id, { count, reason: entry.reason, link: entry.link }];
+    }));
+  }
+}
+
 function sideLabel(side) {
   return { codec: side.codec, node: side.node, version: side.info?.node };
 }
@@ -101,4 +222,4 @@ function writeAtomic(file, data, mode = 0o644) {
   fs.renameSync(tmp, file);
 }
 
-module.exports = { FindingStore };
+module.exports = { FindingStore, FindingRecorder };

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { EnvironmentError, UsageError } = require('./errors');
-const { root, cacheDir, resolveNode } = require('./nodes');
+const { root, cacheDir, resolveNode } = require('./binaries');
 
 // Where each runtime's npm package keeps its binary, and how it runs a script:
 // Deno runs .cjs files with its Node compatibility given every permission.

@@ -3,8 +3,8 @@
 // that run one input through both. Each binary gets one worker process.
 
 const path = require('node:path');
-const { WorkerProcess } = require('./pool');
-const { resolveNode, probeNode } = require('./nodes');
+const { WorkerProcess } = require('./worker-process');
+const { resolveNode, probeNode } = require('./binaries');
 const { runAsync } = require('./checks');
 const { confirmAsync } = require('./confirm');
 const { builtinCodecs } = require('./codecs');

@@ -3,7 +3,7 @@
 // fixed-seed run of the properties on it.
 const { Session } = require('../harness/session');
 const { loadKnown } = require('../harness/known');
-const { runProperties } = require('./runner');
+const { runProperties } = require('./engine');
 
 // The seed is fixed so that `make test` is repeatable; IPCFUZZ_SEED varies it.
 const seed = Number(process.env.IPCFUZZ_SEED ?? 20261121);

@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { runPair, describeFindings } = require('./helpers');
 const { FindingStore } = require('../harness/findings');
-const { resolveNode } = require('../harness/nodes');
+const { resolveNode } = require('../harness/binaries');
 
 const cli = path.join(__dirname, '..', 'bin', 'ipcfuzz.js');
 

@@ -10,8 +10,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
-const { targets, defaultWorkDir } = require('../fuzzers/jazzer/run');
-const { resolveNode, root } = require('../harness/nodes');
+const { targets, defaultWorkDir } = require('../fuzzers/jazzer/engine');
+const { resolveNode, root } = require('../harness/binaries');
 
 function main() {
   const { values } = parseArgs({ options: { node: { type: 'string' }, work: { type: 'string' } } });

@@ -17,7 +17,7 @@ const { annotateFrame } = require('../harness/annotate');
 const { applyCorruption } = require('../harness/corrupt');
 const { tags } = require('../harness/wire');
 const { Session } = require('../harness/session');
-const { root } = require('../harness/nodes');
+const { root } = require('../harness/binaries');
 
 const corpus = path.join(root, 'corpus');
 const num = (v) => ({ k: 'number', v });

@@ -17,7 +17,7 @@ const { recipe } = require('../harness/arbitraries/recipes');
 const { corruption } = require('../harness/arbitraries/frames');
 const { applyCorruption } = require('../harness/corrupt');
 const { Session } = require('../harness/session');
-const { root } = require('../harness/nodes');
+const { root } = require('../harness/binaries');
 const { loadVectors } = require('../conformance/vectors');
 
 const kSeed = 2601;

@@ -18,7 +18,7 @@ const { parseArgs } = require('node:util');
 const { Session } = require('../harness/session');
 const { loadKnown, classify } = require('../harness/known');
 const { FindingStore } = require('../harness/findings');
-const { root } = require('../harness/nodes');
+const { root } = require('../harness/binaries');
 
 async function main() {
   const { values, positionals } = parseArgs({

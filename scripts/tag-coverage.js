@@ -14,7 +14,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { annotateStream } = require('../harness/annotate');
 const { frame: frameTargetInput } = require('../fuzzers/jazzer/inputs');
-const { root } = require('../harness/nodes');
+const { root } = require('../harness/binaries');
 
 function filesOf(dir) {
   if (!fs.existsSync(dir)) return [];

@@ -3,7 +3,7 @@
 // serialize, decode and the framer's handling of reads.
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/pool');
+const { WorkerProcess } = require('../harness/worker-process');
 const { Session, resolveCodec } = require('../harness/session');
 const { EnvironmentError, UsageError } = require('../harness/errors');
 const { node26, node263, fixture, frame } = require('./fixtures/helpers');

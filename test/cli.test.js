@@ -310,7 +310,7 @@ describe('ipcfuzz CLI', function () {
     it('lists the fuzz properties and targets the engines have', function () {
       const { flags } = require('../cli/commands/fuzz');
       assert.equal(flags.property.shown, Object.keys(require('../properties/definitions').properties).join(','));
-      assert.equal(flags.target.shown, require('../fuzzers/jazzer/run').targets.join(','));
+      assert.equal(flags.target.shown, require('../fuzzers/jazzer/engine').targets.join(','));
     });
 
     it('prints the version of package.json', async function () {

@@ -3,7 +3,7 @@
 // reported: one owed to what a process did before does not stand.
 const assert = require('node:assert/strict');
 const { Session } = require('../harness/session');
-const { WorkerProcess } = require('../harness/pool');
+const { WorkerProcess } = require('../harness/worker-process');
 const { compareOutcomes } = require('../harness/compare');
 const { fixture, node26 } = require('./fixtures/helpers');
 

@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/pool');
+const { WorkerProcess } = require('../harness/worker-process');
 const { SyncWorker } = require('../harness/sync-worker');
 const { node26, fixture, cli } = require('./fixtures/helpers');
 

@@ -10,10 +10,10 @@
 const path = require('node:path');
 const { parse, positiveInteger, knownChoice, checkFolder } = require('..');
 const { loadKnown } = require('../../harness/known');
-const { pinnedVersions, root } = require('../../harness/nodes');
+const { pinnedVersions, root } = require('../../harness/binaries');
 const { UsageError } = require('../../harness/errors');
 const { parseRuntime } = require('../../harness/runtimes');
-const { runConformance, loadCases } = require('../../conformance/run');
+const { runConformance, loadCases } = require('../../conformance/runner');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');
 

@@ -13,7 +13,7 @@ const { Session } = require('../../harness/session');
 const { loadKnown, splitByScope } = require('../../harness/known');
 const { FindingStore } = require('../../harness/findings');
 const { UsageError } = require('../../harness/errors');
-const { root } = require('../../harness/nodes');
+const { root } = require('../../harness/binaries');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -35,7 +35,7 @@ const flags = {
 };
 
 async function fastCheck({ flags, session, known, store, seconds, progress }) {
-  const { runProperties } = require('../../properties/runner');
+  const { runProperties } = require('../../properties/engine');
   const summary = await runProperties({
     session, known, store, only: flags.properties, seconds, seed: flags.seedNumber, path: flags.path,
     onProgress: (p) => progress('fast-check', `${p.property.padEnd(9)} runs ${p.runs} (${p.runsPerSecond.toFixed(0)}/s)  ` +
@@ -54,7 +54,7 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
 }
 
 async function jazzer({ flags, options, session, known, store, seconds, parallel, progress, signal }) {
-  const { runJazzer } = require('../../fuzzers/jazzer/run');
+  const { runJazzer } = require('../../fuzzers/jazzer/engine');
   const { statuses } = await runJazzer({
     sides: session.sides, session, known, store, seconds, parallel, signal,
     knownFile: options.knownFile, only: flags.targets, workDir: flags.workDir, seed: flags.seedNumber ?? 1,
@@ -157,7 +157,7 @@ function checkFlags(values) {
     properties: list(values.property, propertyNames, 'property'),
     targets: list(values.target, targetNames, 'target'),
     out: checkFolder(values.out, 'out'),
-    workDir: checkFolder(values.work ?? require('../../fuzzers/jazzer/run').defaultWorkDir(), 'work'),
+    workDir: checkFolder(values.work ?? require('../../fuzzers/jazzer/engine').defaultWorkDir(), 'work'),
   };
   if (values.path !== undefined && (values.seed === undefined || checked.properties?.length !== 1)) {
     throw new UsageError('--path replays one finding: give it with its --seed and a single --property');
@@ -175,7 +175,7 @@ async function run(args) {
   const known = splitByScope(listed, session.sides).applies;
   const store = new FindingStore(values.out);
   const progress = progressPrinter();
-  const { availableCores } = require('../../fuzzers/jazzer/run');
+  const { availableCores } = require('../../fuzzers/jazzer/engine');
   const cores = availableCores();
   // The engines end on time by themselves; whatever still runs a grace after
   // the budget (a codec stuck in a loop, a target slow to start) is killed.

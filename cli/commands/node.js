@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../../harness/nodes');
+const { resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir } = require('../../harness/binaries');
 const { EnvironmentError, UsageError } = require('../../harness/errors');
 const {
   parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes,

@@ -5,7 +5,7 @@
 
 const path = require('node:path');
 const { summarize, failing } = require('../judge');
-const { defaultVersion } = require('../../harness/nodes');
+const { defaultVersion } = require('../../harness/binaries');
 const { hexdump } = require('../../harness/hexdump');
 
 const legend = [

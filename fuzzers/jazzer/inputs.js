@@ -1,6 +1,7 @@
 'use strict';
 // How each target reads the fuzzer's bytes. Plain functions without codecs,
 // so the orchestrator can map a saved crash input back to what it meant.
+// Each target is named after the check it runs (harness/checks.js).
 const { decodeRecipe } = require('../../harness/recipes/bytes');
 
 // value: the bytes are a recipe in the byte grammar.
@@ -22,6 +23,4 @@ function stream(bytes) {
   return { bytes: Buffer.from(bytes.subarray(1 + count)).toString('hex'), chunks };
 }
 
-const checkType = { value: 'value', frame: 'frame', stream: 'stream' };
-
-module.exports = { value, frame, stream, checkType };
+module.exports = { value, frame, stream };

@@ -8,8 +8,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { resolveNode, root } = require('../../harness/nodes');
-const { targets } = require('./run');
+const { resolveNode, root } = require('../../harness/binaries');
+const { targets } = require('./engine');
 
 const node = resolveNode('26.10.0');
 const launcher = path.join(__dirname, 'launch.js');

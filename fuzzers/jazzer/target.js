@@ -15,6 +15,7 @@ const { buildInput } = require('../../harness/recipes/build');
 const { loadKnown, classify, splitByScope } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
 const { headline } = require('./crash-line');
+const inputs = require('./inputs');
 const { FindingStore } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncWorker } = require('../../harness/sync-worker');
@@ -92,8 +93,11 @@ function raiseDifference(fresh) {
   frame[head.signature]();
 }
 
-// Runs one fuzz input; `toInput(bytes)` maps the fuzzer's bytes to a check input.
-function fuzzOne(type, toInput, data, target) {
+// Runs one fuzz input of a target (value, frame or stream: the check it runs);
+// inputs.js maps the fuzzer's bytes to that check's input.
+function fuzzOne(target, data) {
+  const type = target;
+  const toInput = inputs[target];
   const { result: first, fresh } = freshDifferences(type, toInput(data));
   if (throwOnDifference) {
     const raised = fresh.filter((d) => !onlySignature || d.signature === onlySignature);

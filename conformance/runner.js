@@ -12,8 +12,8 @@
 
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/pool');
-const { resolveNode, probeNode } = require('../harness/nodes');
+const { WorkerProcess } = require('../harness/worker-process');
+const { resolveNode, probeNode } = require('../harness/binaries');
 const { resolveRuntime, probeRuntime } = require('../harness/runtimes');
 const { buildInput } = require('../harness/recipes/build');
 const { describeError } = require('../harness/ops');

@@ -14,7 +14,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const inputs = require('./inputs');
 const { classify } = require('../../harness/known');
-const { root } = require('../../harness/nodes');
+const { root } = require('../../harness/binaries');
 const { onLines } = require('../../harness/lines');
 const { trackGroup, killGroup } = require('../../harness/groups');
 const { StoppedError } = require('../../harness/errors');
@@ -122,7 +122,7 @@ function count(status, what, detail) {
 // crash or hang is recorded like any other finding.
 async function recordArtifact(file, { target, session, known, store, status }) {
   const bytes = fs.readFileSync(file);
-  const result = await session.check(inputs.checkType[target], inputs[target](bytes));
+  const result = await session.check(target, inputs[target](bytes));
   classify(result.differences, known);
   const fresh = result.differences.filter((d) => !d.known);
   const chosen = fresh.find((d) => d.tier === 'crash') ?? fresh[0];

@@ -2,7 +2,7 @@
 // Worker isolation: a request that kills or wedges the worker is answered as
 // a crash or hang, the worker is replaced, and every other request is answered.
 const assert = require('node:assert/strict');
-const { WorkerProcess } = require('../harness/pool');
+const { WorkerProcess } = require('../harness/worker-process');
 const { Session } = require('../harness/session');
 const { EnvironmentError, StoppedError } = require('../harness/errors');
 const { node26, fixture, within, useWorker } = require('./fixtures/helpers');
@@ -10,7 +10,7 @@ const { node26, fixture, within, useWorker } = require('./fixtures/helpers');
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
 
-describe('worker pool', function () {
+describe('WorkerProcess', function () {
   describe('a codec that aborts', function () {
     let session;
     before(function () {

@@ -10,13 +10,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { classify, scopeText } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
-const { FindingStore } = require('../../harness/findings');
-const { runProperties, runExhaustive } = require('../../properties/runner');
+const { FindingStore, FindingRecorder } = require('../../harness/findings');
+const { runProperties, runExhaustive } = require('../../properties/engine');
 const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
-const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/run');
+const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/engine');
 const { gateVectors, gateRuntimes } = require('../../conformance/gate');
-const { root } = require('../../harness/nodes');
+const { root } = require('../../harness/binaries');
 const { StoppedError } = require('../../harness/errors');
 
 // The deterministic stages: the same build gives the same verdict on them.
@@ -30,47 +30,25 @@ const kReportSeconds = 5;
 const kGraceSeconds = 3;
 const kOutOfTime = 'out of time';
 
-// Collects differences from every stage: known ones are counted, new ones
-// confirmed in fresh processes and saved once per signature.
+// What every stage shares: the session, the known differences in scope and
+// one FindingRecorder, so that a difference met by several stages is
+// confirmed and saved once.
 class Collector {
   constructor({ session, known, store }) {
     Object.assign(this, { session, known, store });
-    this.findings = new Map();
-    this.knownSeen = {};
-    this.historyDependent = new Set();
-  }
-
-  // Returns the new differences of one check result.
-  async add(result, stage, origin) {
-    classify(result.differences, this.known);
-    const fresh = [];
-    for (const d of result.differences) {
-      if (d.known) {
-        const entry = this.known.find((k) => k.id === d.known);
-        (this.knownSeen[d.known] ??= { count: 0, reason: entry.reason, link: entry.link }).count++;
-        continue;
-      }
-      if (this.historyDependent.has(d.signature)) continue;
-      if (!this.findings.has(d.signature) && !await this.session.confirm(result.type, result.input, d)) {
-        this.historyDependent.add(d.signature);
-        continue;
-      }
-      fresh.push(d);
-      if (!this.findings.has(d.signature)) {
-        const { folder } = this.store.record(result, d, { sides: this.session.sides, origin: { stage, ...origin } });
-        this.findings.set(d.signature, { difference: d, folder, stage });
-      }
-    }
-    return fresh;
-  }
-
-  // Findings an engine saved itself (it already wrote the folder).
-  adopt(signature, folder, stage) {
-    if (this.findings.has(signature)) return;
-    const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
-    this.findings.set(signature, {
-      difference: { signature, tier: meta.tier, where: meta.where, detail: meta.detail }, folder, stage,
+    this.recorder = new FindingRecorder({
+      known, store, sides: session.sides, confirm: (type, input, d) => session.confirm(type, input, d),
     });
+  }
+
+  // Returns the differences of one check result that are findings.
+  add(result, stage, origin) {
+    return this.recorder.add(result, { stage, ...origin }, { stage });
+  }
+
+  // A finding an engine saved itself (it already wrote the folder).
+  adopt(folder, stage) {
+    this.recorder.adopt(folder, { stage });
   }
 }
 
@@ -110,8 +88,8 @@ async function propertiesStage(collector, cases) {
       session: collector.session, known: collector.known, store: collector.store, seed: kFixedSeed,
       runs: kRunsPerProperty, only: [name],
     });
-    for (const f of summary.findings) collector.adopt(f.difference.signature, f.folder, 'properties');
-    for (const signature of summary.historyDependent) collector.historyDependent.add(signature);
+    for (const f of summary.findings) collector.adopt(f.folder, 'properties');
+    for (const signature of summary.historyDependent) collector.recorder.historyDependent.add(signature);
     cases.push({ name: `property ${name} (seed ${kFixedSeed}, ${summary.runs} runs)`, seconds: (Date.now() - started) / 1000,
       failure: failureOf(summary.findings.map((f) => f.difference)) });
   }
@@ -129,28 +107,22 @@ async function replayStage(collector, cases) {
     const fresh = [];
     for (const file of files) {
       const input = inputs[target](fs.readFileSync(path.join(dir, file)));
-      const result = await collector.session.check(inputs.checkType[target], input);
+      const result = await collector.session.check(target, input);
       fresh.push(...await collector.add(result, 'corpus replay', { target, seed: file }));
     }
     cases.push({ name: `seed corpus of ${target} (${files.length} inputs)`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
-  for (const folder of savedFindings(collector.store.dir)) {
+  for (const folder of collector.store.list()) {
     if (collector.timeLeft() <= 0) {
       cases.push({ name: `saved finding ${path.basename(folder)}`, skipped: kOutOfTime });
       continue;
     }
-    const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
+    const meta = collector.store.read(folder);
     const started = Date.now();
-    const result = await collector.session.check(meta.type === 'roundtrip' ? 'roundtrip' : meta.type, meta.input);
+    const result = await collector.session.check(meta.type, meta.input);
     const fresh = await collector.add(result, 'findings replay', { replayOf: path.basename(folder) });
     cases.push({ name: `saved finding ${path.basename(folder)}`, seconds: (Date.now() - started) / 1000, failure: failureOf(fresh) });
   }
-}
-
-function savedFindings(dir) {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).map((f) => path.join(dir, f))
-    .filter((f) => fs.existsSync(path.join(f, 'finding.json')));
 }
 
 // An entry with a reproducer must still produce a difference it matches.
@@ -182,15 +154,16 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
     store: collector.store, seconds, parallel: Math.max(1, availableCores() - 1), seed: 1,
     workDir: path.join(collector.store.dir, '..', 'work'), signal,
   });
-  const [fc, jz] = await Promise.all([fastCheck, jazzer]);
-  for (const f of fc.findings) collector.adopt(f.difference.signature, f.folder, 'fuzz: fast-check');
-  for (const signature of [...fc.historyDependent, ...jz.statuses.flatMap((s) => [...s.historyDependent])]) {
-    collector.historyDependent.add(signature);
+  const [fastCheckRun, jazzerRun] = await Promise.all([fastCheck, jazzer]);
+  for (const f of fastCheckRun.findings) collector.adopt(f.folder, 'fuzz: fast-check');
+  const jazzerHistory = jazzerRun.statuses.flatMap((s) => [...s.historyDependent]);
+  for (const signature of [...fastCheckRun.historyDependent, ...jazzerHistory]) {
+    collector.recorder.historyDependent.add(signature);
   }
-  cases.push({ name: `fast-check, random inputs (${fc.runs} runs)`, seconds: fc.seconds,
-    failure: failureOf(fc.findings.map((f) => f.difference)) });
-  for (const status of jz.statuses) {
-    for (const f of status.findings.values()) if (f.folder) collector.adopt(f.signature, f.folder, `fuzz: jazzer ${status.target}`);
+  cases.push({ name: `fast-check, random inputs (${fastCheckRun.runs} runs)`, seconds: fastCheckRun.seconds,
+    failure: failureOf(fastCheckRun.findings.map((f) => f.difference)) });
+  for (const status of jazzerRun.statuses) {
+    for (const f of status.findings.values()) if (f.folder) collector.adopt(f.folder, `fuzz: jazzer ${status.target}`);
     const signatures = [...status.findings.keys()];
     cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
       failure: signatures.length ? { message: signatures.join('; ') } : undefined });
@@ -237,15 +210,17 @@ async function runGate(options) {
     clearTimeout(hardStop);
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
-  const findings = [...collector.findings.values()]
+  const { recorder } = collector;
+  const findings = [...recorder.findings.values()]
+    .map(({ difference, folder, stage }) => ({ difference, folder, stage }))
     .sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
   const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
     .map((c) => `${c.name} (${c.skipped})`));
   const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];
   return {
     verdict: findings.length || stale.length || silent.length ? 'fail' : 'pass',
-    findings, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
-    historyDependent: [...collector.historyDependent].filter((signature) => !collector.findings.has(signature)),
+    findings, stages, stale, skipped, known: recorder.knownSeen(), seconds: (Date.now() - started) / 1000,
+    historyDependent: [...recorder.historyDependent].filter((signature) => !recorder.findings.has(signature)),
   };
 }
 
