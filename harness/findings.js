@@ -110,13 +110,12 @@ class FindingStore {
 // Turns check results into findings for one run. Known differences are
 // counted; a signature met before in this run is not handled twice; with
 // `skipSaved`, one a store already holds from an earlier run is counted as
-// seen again (`bumpSaved` also adds to its count there) instead of saved anew;
-// a new one is confirmed (`confirm(type, input, difference)`, true or a
+// seen again instead of saved anew; a new one is confirmed (`confirm(type, input, difference)`, true or a
 // promise of it; none: every difference stands) and saved, or else counted
 // as history-dependent.
 class FindingRecorder {
-  constructor({ known, store = null, sides, confirm = null, skipSaved = false, bumpSaved = false }) {
-    Object.assign(this, { known, store, sides, confirmer: confirm, skipSaved, bumpSaved });
+  constructor({ known, store = null, sides, confirm = null, skipSaved = false }) {
+    Object.assign(this, { known, store, sides, confirmer: confirm, skipSaved });
     this.findings = new Map();
     this.knownHits = new Map();
     this.seenAgain = new Map();
@@ -138,7 +137,6 @@ class FindingRecorder {
         sorted.found.push(d);
       } else if (this.isSaved(d.signature)) {
         this.seenAgain.set(d.signature, (this.seenAgain.get(d.signature) ?? 0) + 1);
-        if (this.bumpSaved) this.store.record(result, d, { sides: this.sides, origin: {} });
         sorted.seenAgain.push(d);
       } else {
         sorted.fresh.push(d);
@@ -160,6 +158,11 @@ class FindingRecorder {
     };
     const ok = this.confirmer ? this.confirmer(result.type, result.input, difference) : true;
     return ok instanceof Promise ? ok.then(judge) : judge(ok);
+  }
+
+  // A difference saved by an earlier run keeps its input: only its count goes up.
+  countAgain(result, difference) {
+    this.store?.record(result, difference, { sides: this.sides, origin: {} });
   }
 
   // Saves a confirmed difference once; `about` is kept with the finding.

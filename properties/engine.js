@@ -7,6 +7,7 @@
 const fc = require('fast-check');
 const { properties } = require('./definitions');
 const { classify } = require('../harness/known');
+const { FindingRecorder } = require('../harness/findings');
 const { StoppedError } = require('../harness/errors');
 
 const kRunsPerTurn = 40;
@@ -19,32 +20,27 @@ const kRunsPerTurn = 40;
 // does not stand in fresh processes (confirm.js) as history-dependent: neither
 // is a finding. Once the session is closed the run ends with what it has.
 async function runProperties(options) {
-  const { session, known, store, onProgress = () => {} } = options;
+  const { onProgress = () => {} } = options;
   const names = options.only ?? Object.keys(properties);
   const deadline = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
-  const state = newState(options.seed ?? Date.now() % 2 ** 31);
+  const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
   const turns = options.path === undefined ? Infinity : 1;
   for (let turn = 0; turn < turns && Date.now() < deadline && state.runs < maxRuns; turn++) {
     const name = names[turn % names.length];
     const seed = (state.seed + turn) | 0;
     const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
-    const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, known, state });
+    const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, state });
     state.runs += outcome.runs;
     perProperty(state, name).runs += outcome.runs;
     if (outcome.finding) {
       const { result, difference } = outcome.finding;
-      const stored = store?.record(result, difference, {
-        sides: session.sides,
-        origin: {
-          engine: 'fast-check', property: name, seed, path: outcome.path,
-          ...properties[name].origin(outcome.counterexample),
-        },
-      });
-      state.findings.set(difference.signature, {
-        difference, result, property: name, seed, path: outcome.path, folder: stored?.folder,
-      });
+      const origin = {
+        engine: 'fast-check', property: name, seed, path: outcome.path,
+        ...properties[name].origin(outcome.counterexample),
+      };
+      state.recorder.record(result, difference, origin, { property: name, seed, path: outcome.path });
       perProperty(state, name).findings++;
     }
     const now = summary(state, started);
@@ -54,11 +50,17 @@ async function runProperties(options) {
   return summary(state, started);
 }
 
-function newState(seed) {
-  return {
-    runs: 0, knownHits: new Map(), findings: new Map(), seenAgain: new Map(), historyDependent: new Set(),
-    properties: new Map(), seed,
-  };
+// A difference already saved in the store is seen again only in a run with a
+// budget: the exhaustive run saves (or counts up) whatever it meets.
+function recorderOf({ session, known, store }, { skipSaved }) {
+  return new FindingRecorder({
+    known, store, sides: session.sides, skipSaved,
+    confirm: (type, input, difference) => session.confirm(type, input, difference),
+  });
+}
+
+function newState(seed, recorder) {
+  return { runs: 0, recorder, properties: new Map(), seed };
 }
 
 function perProperty(state, name) {
@@ -67,26 +69,14 @@ function perProperty(state, name) {
 }
 
 // Counts the known and already saved differences of one result; returns the others.
-function unseen(result, { known, store, session, state, name }) {
-  classify(result.differences, known);
-  const fresh = [];
-  for (const d of result.differences) {
-    if (d.known) {
-      state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
-      perProperty(state, name).known++;
-    } else if (state.findings.has(d.signature) || state.historyDependent.has(d.signature)) {
-      // counted when first met
-    } else if (state.seenAgain.has(d.signature) || store?.has(session.sides, d.signature)) {
-      state.seenAgain.set(d.signature, (state.seenAgain.get(d.signature) ?? 0) + 1);
-      perProperty(state, name).seenAgain++;
-    } else {
-      fresh.push(d);
-    }
-  }
+function unseen(result, state, name) {
+  const { fresh, known, seenAgain } = state.recorder.sort(result);
+  perProperty(state, name).known += known.length;
+  perProperty(state, name).seenAgain += seenAgain.length;
   return fresh;
 }
 
-async function runTurn(property, name, { session, known, store, seed, numRuns, deadline, state, path }) {
+async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path }) {
   let target = null;   // the first new signature of this turn: shrinking keeps to it
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
@@ -95,7 +85,7 @@ async function runTurn(property, name, { session, known, store, seed, numRuns, d
       throw err;
     });
     if (!result) return true;
-    const fresh = unseen(result, { known, store, session, state, name });
+    const fresh = unseen(result, state, name);
     if (target === null && fresh.length) target = fresh[0].signature;
     return !fresh.some((d) => d.signature === target);
   };
@@ -117,10 +107,7 @@ async function runTurn(property, name, { session, known, store, seed, numRuns, d
     const difference = result.differences.find((d) => d.signature === target) ??
       result.differences.find((d) => !d.known);
     if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
-    if (!await session.confirm(result.type, result.input, difference)) {
-      state.historyDependent.add(difference.signature);
-      return { runs };
-    }
+    if (!await state.recorder.stands(result, difference)) return { runs };
     return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
   } catch (err) {
     if (err instanceof StoppedError) return { runs, stopped: true };
@@ -132,9 +119,10 @@ async function runTurn(property, name, { session, known, store, seed, numRuns, d
 // stopping at a failure or shrinking: what it finds does not depend on what
 // is known, so a list that grows makes the verdict change only where it should.
 // Each new signature is saved with the first input that showed it.
-async function runExhaustive({ session, known, store, seed, runs, only }) {
+async function runExhaustive(options) {
+  const { session, seed, runs, only } = options;
   const started = Date.now();
-  const state = newState(seed);
+  const state = newState(seed, recorderOf(options, { skipSaved: false }));
   for (const name of only ?? Object.keys(properties)) {
     const property = properties[name];
     for (const [i, input] of fc.sample(property.arbitrary, { seed, numRuns: runs }).entries()) {
@@ -142,20 +130,8 @@ async function runExhaustive({ session, known, store, seed, runs, only }) {
       perProperty(state, name).runs++;
       const result = await property.run(session, input);
       if (!result) continue;
-      classify(result.differences, known);
-      for (const d of result.differences) {
-        if (d.known) state.knownHits.set(d.known, (state.knownHits.get(d.known) ?? 0) + 1);
-        if (d.known || state.findings.has(d.signature) || state.historyDependent.has(d.signature)) continue;
-        if (!await session.confirm(result.type, result.input, d)) {
-          state.historyDependent.add(d.signature);
-          continue;
-        }
-        const stored = store?.record(result, d, {
-          sides: session.sides,
-          origin: { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) },
-        });
-        state.findings.set(d.signature, { difference: d, result, property: name, seed, folder: stored?.folder });
-      }
+      const origin = { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) };
+      await state.recorder.add(result, origin, { property: name, seed });
     }
   }
   return summary(state, started);
@@ -167,10 +143,10 @@ function summary(state, started) {
     runs: state.runs,
     seconds,
     runsPerSecond: seconds ? state.runs / seconds : 0,
-    findings: [...state.findings.values()],
-    known: Object.fromEntries(state.knownHits),
-    seenAgain: Object.fromEntries(state.seenAgain),
-    historyDependent: [...state.historyDependent],
+    findings: [...state.recorder.findings.values()],
+    known: Object.fromEntries(state.recorder.knownHits),
+    seenAgain: Object.fromEntries(state.recorder.seenAgain),
+    historyDependent: [...state.recorder.historyDependent],
     properties: Object.fromEntries(state.properties),
     seed: state.seed,
   };

@@ -16,8 +16,8 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { parseArgs } = require('node:util');
 const { Session } = require('../harness/session');
-const { loadKnown, classify } = require('../harness/known');
-const { FindingStore } = require('../harness/findings');
+const { loadKnown } = require('../harness/known');
+const { FindingStore, FindingRecorder } = require('../harness/findings');
 const { root } = require('../harness/binaries');
 
 async function main() {
@@ -36,33 +36,26 @@ async function main() {
   const session = new Session({
     a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: 10_000,
   });
-  const known = loadKnown();
-  const store = new FindingStore(values.out);
-  const fresh = new Map();
-  const knownHits = {};
+  // Every difference stands: the frame check has no process history to rule out.
+  const recorder = new FindingRecorder({ known: loadKnown(), store: new FindingStore(values.out), sides: session.sides });
   try {
     for (const file of files) {
       const bytes = fs.readFileSync(path.join(dir, file));
       if (values.export) exportInput(values.export, bytes);
       const result = await session.check('frame', { bytes: bytes.toString('hex') });
-      for (const d of classify(result.differences, known)) {
-        if (d.known) {
-          knownHits[d.known] = (knownHits[d.known] ?? 0) + 1;
-        } else if (!fresh.has(d.signature)) {
-          const origin = { engine: 'native-corpus', file: path.join(dir, file) };
-          const { folder } = store.record(result, d, { sides: session.sides, origin });
-          fresh.set(d.signature, folder);
-        }
-      }
+      await recorder.add(result, { engine: 'native-corpus', file: path.join(dir, file) });
     }
   } finally {
     session.close();
   }
+  const { findings, knownHits } = recorder;
   console.log(`${files.length} files of ${path.relative(process.cwd(), dir) || '.'} through ${values.a} and ${values.b}`);
-  console.log(`  known differences seen: ${Object.entries(knownHits).map(([id, n]) => `${id} ×${n}`).join(', ') || 'none'}`);
-  for (const [signature, folder] of fresh) console.log(`  finding ${signature}  ${path.relative(process.cwd(), folder)}`);
-  if (!fresh.size) console.log('  no new findings');
-  return fresh.size ? 1 : 0;
+  console.log(`  known differences seen: ${[...knownHits].map(([id, n]) => `${id} ×${n}`).join(', ') || 'none'}`);
+  for (const [signature, { folder }] of findings) {
+    console.log(`  finding ${signature}  ${path.relative(process.cwd(), folder)}`);
+  }
+  if (!findings.size) console.log('  no new findings');
+  return findings.size ? 1 : 0;
 }
 
 // The frame target reads a flag byte first (bit 0: fix the length prefix).

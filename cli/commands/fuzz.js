@@ -6,7 +6,6 @@
 // not stand in fresh processes is history-dependent; neither sets exit 1.
 // At the budget plus a grace every worker and target is killed.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('..');
 const { Session } = require('../../harness/session');
@@ -108,7 +107,7 @@ function progressPrinter() {
 
 function detailOf(folder) {
   try {
-    const meta = JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8'));
+    const meta = FindingStore.read(folder);
     return `${meta.where}: ${meta.detail}`;
   } catch {
     return 'see the folder';

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('..');
 const { Session } = require('../../harness/session');
+const { FindingStore } = require('../../harness/findings');
 const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../../harness/known');
 const { runGate } = require('../gate/stages');
 const { junitXml } = require('../gate/junit');
@@ -21,7 +22,7 @@ const { version } = require('../../package.json');
 function emitKnown(file, gate, knownFile, sides) {
   const base = knownFile === null ? { entries: [] } : JSON.parse(fs.readFileSync(knownFile ?? defaultFile, 'utf8'));
   for (const f of gate.findings) {
-    const meta = JSON.parse(fs.readFileSync(path.join(f.folder, 'finding.json'), 'utf8'));
+    const meta = FindingStore.read(f.folder);
     base.entries.push({
       id: path.basename(f.folder),
       tier: f.difference.tier,

@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const inputs = require('./inputs');
-const { classify } = require('../../harness/known');
+const { FindingRecorder } = require('../../harness/findings');
 const { root } = require('../../harness/binaries');
 const { onLines } = require('../../harness/lines');
 const { trackGroup, killGroup } = require('../../harness/groups');
@@ -123,15 +123,18 @@ function count(status, what, detail) {
 async function recordArtifact(file, { target, session, known, store, status }) {
   const bytes = fs.readFileSync(file);
   const result = await session.check(target, inputs[target](bytes));
-  classify(result.differences, known);
-  const fresh = result.differences.filter((d) => !d.known);
-  const chosen = fresh.find((d) => d.tier === 'crash') ?? fresh[0];
-  if (chosen && store.has(session.sides, chosen.signature)) {
-    store.record(result, chosen, { sides: session.sides, origin: {} });
+  const recorder = new FindingRecorder({
+    known, store, sides: session.sides, skipSaved: true, confirm: (type, input, d) => session.confirm(type, input, d),
+  });
+  const { fresh, seenAgain } = recorder.sort(result);
+  const unknown = result.differences.filter((d) => fresh.includes(d) || seenAgain.includes(d));
+  const chosen = unknown.find((d) => d.tier === 'crash') ?? unknown[0];
+  if (chosen && seenAgain.includes(chosen)) {
+    recorder.countAgain(result, chosen);
     status.seenAgain.add(chosen.signature);
     return;
   }
-  if (chosen && !await session.confirm(result.type, result.input, chosen)) {
+  if (chosen && !await recorder.stands(result, chosen)) {
     status.historyDependent.add(chosen.signature);
     return;
   }
@@ -143,10 +146,8 @@ async function recordArtifact(file, { target, session, known, store, status }) {
     status.findings.set(`unreproduced:${path.basename(file)}`, { signature: `unreproduced ${path.basename(file)}`, folder, target });
     return;
   }
-  const stored = store.record(result, chosen, {
-    sides: session.sides,
-    origin: { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') },
-  });
+  const stored = recorder.record(result, chosen,
+    { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') });
   status.findings.set(chosen.signature, { signature: chosen.signature, folder: stored.folder, target });
 }
 

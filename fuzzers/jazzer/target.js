@@ -9,20 +9,15 @@
 // for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
 // `ipcfuzz-worker` lines tell it the rest.
 
-const { createOps } = require('../../harness/ops');
-const { runSync } = require('../../harness/checks');
-const { buildInput } = require('../../harness/recipes/build');
-const { loadKnown, classify, splitByScope } = require('../../harness/known');
+const { classify, loadKnown, splitByScope } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
 const { headline } = require('./crash-line');
 const inputs = require('./inputs');
-const { FindingStore } = require('../../harness/findings');
+const { FindingStore, FindingRecorder } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
-const { SyncWorker } = require('../../harness/sync-worker');
-const { confirmSync } = require('../../harness/confirm');
+const { SyncSession } = require('../../harness/sync-session');
 
 const env = process.env;
-const ops = createOps(buildInput);
 const info = probe();
 const sides = {
   a: { codec: env.IPCFUZZ_A ?? 'js', node: env.IPCFUZZ_A_NODE ?? process.execPath, info },
@@ -30,7 +25,6 @@ const sides = {
 };
 const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
-const seen = new Set();
 const kShrinkBudget = 200;
 // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
 // fuzzer, so that the platform files it with its input.
@@ -38,36 +32,25 @@ const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
 // While the platform minimizes a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
 const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
 
-const timeoutMs = Number(env.IPCFUZZ_TIMEOUT ?? 10_000);
-const freshWorker = (nodePath) => new SyncWorker(nodePath, { timeoutMs });
-const workers = new Map();
-function worker(nodePath) {
-  if (!workers.has(nodePath)) workers.set(nodePath, new SyncWorker(nodePath, { timeoutMs }));
-  return workers.get(nodePath);
-}
-
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 
-const inProcess = (side) => sides[side].codec === 'js' && sides[side].node === process.execPath;
-const run = (side, request) => {
-  const withCodec = { ...request, codec: sides[side].codec };
-  if (inProcess(side)) return ops[request.op](withCodec);
-  const outcome = worker(sides[side].node).request(withCodec);
-  if (outcome.kind === 'crash' || outcome.kind === 'hang') announce('worker', outcome.kind);
-  return outcome;
-};
+const session = new SyncSession({
+  sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
+});
+const recorder = new FindingRecorder({
+  known, store, sides, skipSaved: true, confirm: (type, input, d) => session.confirm(type, input, d),
+});
 
-// The differences of one input that are neither known nor seen before.
-function freshDifferences(type, input) {
-  const result = runSync(type, run, input);
-  classify(result.differences, known);
-  return { result, fresh: result.differences.filter((d) => !d.known && !seen.has(d.signature)) };
+// The differences of one input that are not known.
+function unknownDifferences(type, input) {
+  const result = session.check(type, input);
+  return { result, unknown: classify(result.differences, known).filter((d) => !d.known) };
 }
 
 // Removes ever smaller pieces of the fuzzer's bytes while the same signature
 // stays, so a finding is saved from a short input.
 function shrink(data, toInput, type, signature) {
-  const keeps = (bytes) => freshDifferences(type, toInput(bytes)).fresh.some((d) => d.signature === signature);
+  const keeps = (bytes) => unknownDifferences(type, toInput(bytes)).unknown.some((d) => d.signature === signature);
   let best = data;
   let budget = kShrinkBudget;
   for (let size = best.length >> 1; size >= 1 && budget > 0; size >>= 1) {
@@ -98,33 +81,32 @@ function raiseDifference(fresh) {
 function fuzzOne(target, data) {
   const type = target;
   const toInput = inputs[target];
-  const { result: first, fresh } = freshDifferences(type, toInput(data));
   if (throwOnDifference) {
-    const raised = fresh.filter((d) => !onlySignature || d.signature === onlySignature);
+    const { unknown } = unknownDifferences(type, toInput(data));
+    const raised = unknown.filter((d) => !onlySignature || d.signature === onlySignature);
     if (raised.length) raiseDifference(raised);
     return;
   }
+  const first = session.check(type, toInput(data));
+  const { fresh, seenAgain } = recorder.sort(first);
+  for (const difference of seenAgain) {
+    if (recorder.seenAgain.get(difference.signature) > 1) continue;
+    recorder.countAgain(first, difference);
+    announce('seen-again', difference.signature);
+  }
   for (const difference of fresh) {
-    if (seen.has(difference.signature)) continue;
-    seen.add(difference.signature);
-    if (store?.has(sides, difference.signature)) {
-      // A problem saved by an earlier run keeps its input: only its count goes up.
-      store.record(first, difference, { sides, origin: {} });
-      announce('seen-again', difference.signature);
-      continue;
-    }
+    if (recorder.findings.has(difference.signature) || recorder.historyDependent.has(difference.signature)) continue;
     const bytes = shrink(Buffer.from(data), toInput, type, difference.signature);
-    const { result } = freshDifferences(type, toInput(bytes));
+    const result = session.check(type, toInput(bytes));
     const kept = result.differences.find((d) => d.signature === difference.signature);
-    if (!kept || !confirmSync({ type, input: result.input, difference: kept, sides, startWorker: freshWorker })) {
+    if (!kept || !recorder.stands(result, kept)) {
       // Not seen again, or not in fresh processes: something outside the input decides it.
+      recorder.historyDependent.add(difference.signature);
       announce('history', difference.signature);
       continue;
     }
-    const stored = store?.record(result, kept, {
-      sides, origin: { engine: 'jazzer', target, input: bytes.toString('hex') },
-    });
-    announce('finding', `${difference.signature}\t${stored?.folder ?? ''}`);
+    const { folder } = recorder.record(result, kept, { engine: 'jazzer', target, input: bytes.toString('hex') });
+    announce('finding', `${difference.signature}\t${folder ?? ''}`);
   }
 }
 
