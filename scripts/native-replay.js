@@ -19,6 +19,7 @@ const { Session } = require('../harness/session');
 const { loadKnown } = require('../harness/known');
 const { FindingStore, FindingRecorder } = require('../harness/findings');
 const { root } = require('../harness/binaries');
+const { frameSeed } = require('../fuzzers/jazzer/inputs');
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -37,7 +38,8 @@ async function main() {
     a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: 10_000,
   });
   // Every difference stands: the frame check has no process history to rule out.
-  const recorder = new FindingRecorder({ known: loadKnown(), store: new FindingStore(values.out), sides: session.sides });
+  const store = new FindingStore(values.out);
+  const recorder = new FindingRecorder({ known: loadKnown(), store, sides: session.sides });
   try {
     for (const file of files) {
       const bytes = fs.readFileSync(path.join(dir, file));
@@ -61,7 +63,7 @@ async function main() {
 // The frame target reads a flag byte first (bit 0: fix the length prefix).
 function exportInput(dir, frame) {
   fs.mkdirSync(dir, { recursive: true });
-  const input = Buffer.concat([Buffer.from([0]), frame]);
+  const input = frameSeed(frame);
   const file = path.join(dir, crypto.createHash('sha1').update(input).digest('hex'));
   if (!fs.existsSync(file)) fs.writeFileSync(file, input);
 }

@@ -15,6 +15,9 @@ function frame(bytes) {
   return { bytes: out.toString('hex') };
 }
 
+// The frame target's input for a frame kept as it is (seeds, exports).
+const frameSeed = (frameBytes) => Buffer.concat([Buffer.from([0]), frameBytes]);
+
 // stream: the first byte gives how many read sizes follow (0..7, one byte
 // each, 0..31 bytes); the rest is the byte stream.
 function stream(bytes) {
@@ -23,4 +26,7 @@ function stream(bytes) {
   return { bytes: Buffer.from(bytes.subarray(1 + count)).toString('hex'), chunks };
 }
 
-module.exports = { value, frame, stream };
+// The stream target's input for bytes read in `chunks` (at most 7, each 0..31).
+const streamSeed = (streamBytes, chunks) => Buffer.concat([Buffer.from([chunks.length, ...chunks]), streamBytes]);
+
+module.exports = { value, frame, stream, frameSeed, streamSeed };
