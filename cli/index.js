@@ -32,7 +32,7 @@ const sideFlags = {
   timeout: { type: 'string', default: '10000', value: 'MS', help: 'a codec call taking longer is a hang' },
 };
 
-const codecHelp = 'CODEC is js, native, builtin, or the path of an adapter module (see README).';
+const codecHelp = 'CODEC is js, native, builtin, or the path of an adapter module (see docs/adapters.md).';
 
 // parseArgs takes a negative number after a string flag for a flag of its
 // own ("ambiguous"); joined as --flag=-1 it reaches the check that names the problem.

@@ -2,7 +2,7 @@
 // The conformance vectors on disk: vectors/<verdict>/<group>/<name>.<kind>,
 // each with a sibling <name>.expect.json written by generate.js.
 //   .bin          a byte stream read by a fresh framer in one read (a frame)
-//   .json         a value recipe (README "Value recipes")
+//   .json         a value recipe (docs/recipes.md)
 //   .stream.json  { "bytes": [part, ...], "chunks": [sizes] }: a byte stream
 //                 cut into reads; a part is hex or { "repeat": hex, "count": n }
 // The folder says the verdict: accept, reject or implementation-defined.

@@ -16,7 +16,7 @@ const about = 'one input through two codecs, both outcomes side by side';
 const synopsis = '(--value F.js | --recipe F.json | --frame F.bin | --stream F.bin|F.stream.json) [flags]';
 const flags = {
   value: { type: 'string', value: 'F.js', help: 'a module exporting (effects) => value' },
-  recipe: { type: 'string', value: 'F.json', help: 'a value recipe (README "Value recipes")' },
+  recipe: { type: 'string', value: 'F.json', help: 'a value recipe (docs/recipes.md)' },
   frame: { type: 'string', value: 'F.bin', help: 'one frame, length prefix included, read in one read' },
   stream: { type: 'string', value: 'F.bin|F.stream.json',
     help: 'a byte stream: raw bytes, or a conformance .stream.json with its parts and read sizes' },

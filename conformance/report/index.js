@@ -1,6 +1,6 @@
 'use strict';
 // Writes the conformance report into a folder: report.md, report.html,
-// report.json (everything, for tools) and matrix.md (the README's matrix).
+// report.json (everything, for tools) and matrix.md (the matrix of docs/conformance.md).
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,7 +1,7 @@
 'use strict';
 // The Markdown report: binaries, legend, totals, the matrix and the details
 // of every cell that is not a plain PASS. matrixMarkdown() alone (no links,
-// no details) is what the README shows.
+// no details) is what docs/conformance.md shows.
 
 const m = require('./matrix');
 const { interopRows } = require('../interop');

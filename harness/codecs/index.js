@@ -1,6 +1,6 @@
 'use strict';
 // Resolves a codec name or adapter file and checks it keeps the adapter
-// contract (README "Codec adapters"). Loaded once per process.
+// contract (docs/adapters.md). Loaded once per process.
 const path = require('node:path');
 const { createReferenceFramer } = require('./framing');
 const { UsageError } = require('../errors');
