@@ -1,5 +1,5 @@
 'use strict';
-// Turns a recipe (JSON data, see README "Value recipes") into the JavaScript
+// Turns a recipe (JSON data, see docs/recipes.md) into the JavaScript
 // source of a function that builds the value. Workers compile that source and
 // repro scripts print it, so a finding is rebuilt by the very code it shows.
 //
