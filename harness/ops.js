@@ -50,10 +50,13 @@ function framed(payload) {
 function createOps(buildInput) {
   return {
     info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
-    serialize: ({ codec, input }) => {
+    serialize: ({ codec, input, tree }) => {
       const effects = [];
       const build = attemptBuild(() => buildInput(input, effects));
-      return build.kind ? build : serialize(loadCodec(codec), { ...build, effects });
+      if (build.kind) return build;
+      const outcome = serialize(loadCodec(codec), { ...build, effects });
+      if (tree && outcome.kind === 'ok') describeInput(outcome, build.value);
+      return outcome;
     },
     deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), Buffer.from(bytes, 'hex')),
     roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), Buffer.from(bytes, 'hex')),
@@ -80,6 +83,20 @@ function serialize(codec, build) {
   });
   outcome.effects = build.effects;
   return outcome;
+}
+
+// The value that was sent, as the round-trip oracle compares it with what
+// comes back; only when no user code ran, and none runs while describing it.
+function describeInput(outcome, value) {
+  if (outcome.effects.length) return;
+  try {
+    const tree = canonicalize(value);
+    if (!outcome.effects.length) outcome.inputTree = tree;
+  } catch {
+    // A value whose description throws is still checked for readability.
+  } finally {
+    outcome.effects.length = 0;
+  }
 }
 
 function deserialize(codec, payload) {
