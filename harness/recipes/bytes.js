@@ -5,7 +5,8 @@
 // are made from recipes, so fuzzing starts from depth). Missing bytes read
 // as zero, so every prefix of an input is an input too.
 
-const { viewTypes, bytesPerElement, errorTypes } = require('./kinds');
+const { viewTypes, bytesPerElement, errorTypes, stringShapes, nestings } = require('./kinds');
+const { hostTypes } = require('./hosts');
 
 class Decoder {
   constructor(bytes) {
@@ -63,20 +64,45 @@ class Encoder {
 
 const kMaxDepth = 4;
 const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53, 0.5];
-const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '0', '1', '4294967295', '-1', ''];
-const portKeys = ['visible', 'x', 'data', '0'];
+// Integer-like keys at every boundary V8 draws: Smi indices, heap-number
+// indices (2^31 to 2^32-2), 2^32-1 and above (named), and look-alikes.
+const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
+  '-0', '01', '1e3', '-1'];
+const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', ...integerKeys];
+const portKeys = ['visible', 'x', 'data', ...integerKeys];
+// Keys a getter's side effect touches: earlier, later and new ones.
+const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
 const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
 const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
 const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
-const prototypes = ['Buffer', 'Uint8Array', 'Int16Array', 'Object'];
+const prototypes = [...viewTypes, 'Object', 'Array', null];
+const repeats = [1, 1, 1, 1, 1, 1, 1, 1, 63, 64, 65, 4096, 65536, 1 << 20];
+const viewRepeats = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8191, 8192, 8193, 65535, 65536, 65537, 1 << 19];
+// Up to 1000 the codecs write the value; from 10000 on both hit the stack limit.
+const depths = [2, 10, 100, 1000, 10000, 20000];
+const shapeKeys = [['x'], ['x', 'y'], ['y', 'x'], ['x', 'y', 'z']];
+// Values of every field representation: Smi, double, heap number, object, string, -0, NaN, bigint.
+const representations = [{ k: 'number', v: 1 }, { k: 'number', v: 1.5 }, { k: 'number', v: 2 ** 40 },
+  { k: 'object', props: [] }, { k: 'string', v: 's' }, { k: 'number', v: '-0' }, { k: 'number', v: 'NaN' },
+  { k: 'bigint', v: '1' }, { k: 'null' }];
 
 // Each grammar function reads (decode) or re-writes (encode) one part; `r` is
 // the recipe part being encoded, undefined when decoding.
+function text(ch, v) {
+  const length = ch.small(12, v?.length);
+  const units = ch.raw(length * 2, v !== undefined && Buffer.from(v, 'utf16le'));
+  return Buffer.from(units).toString('utf16le');
+}
+
+// Long length classes repeat a string of at most two code units.
 function string(ch, r) {
-  const length = ch.small(12, r && r.v.length);
-  const units = ch.raw(length * 2, r && Buffer.from(r.v, 'utf16le'));
-  return { k: 'string', v: Buffer.from(units).toString('utf16le') };
+  const node = { k: 'string', v: text(ch, r?.v) };
+  const repeat = ch.pick(repeats, r && (r.repeat ?? 1));
+  if (repeat !== 1 && node.v.length <= 2) node.repeat = repeat;
+  const shape = ch.pick([undefined, ...stringShapes], r?.shape);
+  if (shape) node.shape = shape;
+  return node;
 }
 
 function hexBytes(ch, count, hex) {
@@ -111,6 +137,8 @@ function view(ch, r, depth) {
   const node = { k: 'view', type, bytes: hexBytes(ch, elements * width, r?.bytes) };
   const offset = ch.small(3, r && (r.offset ?? 0) / width) * width;
   if (offset) node.offset = offset;
+  const repeat = ch.pick(viewRepeats, r && (r.repeat ?? 1));
+  if (repeat !== 1 && node.bytes) node.repeat = repeat;
   if (ch.flag(r?.subclass) && type !== 'Buffer') node.subclass = true;
   if (ch.flag(r?.pooled) && type === 'Buffer') node.pooled = true;
   return withSteps(ch, r, node, viewSteps, depth);
@@ -120,13 +148,43 @@ const viewSteps = {
   constructor: (ch, s) => ({ op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(globals, s?.value.name) } }),
   'own-length': (ch, s) => ({ op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) } }),
   'to-string-tag': (ch, s) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(tags, s?.value.v) }, enumerable: false }),
-  prototype: (ch, s) => ({ op: 'prototype', of: ch.pick(prototypes, s?.of) }),
+  prototype,
   detach: () => ({ op: 'detach' }),
   'throwing-constructor': () => ({ op: 'define', key: 'constructor', get: { throws: 'constructor getter' } }),
   'buffer-prototype-constructor': (ch, s) => ({ op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: ch.pick(['Uint8Array', 'Object'], s?.value.name) } }),
 };
 
+function prototype(ch, s) {
+  const step = { op: 'prototype', of: ch.pick(prototypes, s?.of) };
+  if (ch.flag(s?.proxy)) step.proxy = true;
+  return step;
+}
+
+// What a getter does to the object being copied before it returns or throws.
+const effects = {
+  delete: (ch, s) => ({ op: 'delete', key: ch.pick(effectKeys, s?.key) }),
+  add: (ch, s) => ({ op: 'set', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 9 } }),
+  hide: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 5 }, enumerable: false }),
+  redefine: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), get: { returns: { k: 'number', v: 7 } } }),
+  prototype,
+  detach: () => ({ op: 'detach', on: 'v' }),
+  resize: () => ({ op: 'resize', on: 'v', to: 1 }),
+};
+
+function effectGetter(ch, s) {
+  const step = { op: 'define', key: ch.pick(effectKeys, s?.key), get: {} };
+  const name = ch.pick(Object.keys(effects), s && stepName(effects, s.get.then[0]));
+  step.get.then = [effects[name](ch, s?.get.then[0])];
+  if (ch.flag(s?.get.throws)) step.get.throws = 'getter';
+  else step.get.returns = { k: 'number', v: 1 };
+  if (ch.flag(s?.enumerable === false)) step.enumerable = false;
+  return step;
+}
+
+const objectSteps = { 'effect-getter': effectGetter, prototype };
+
 const portSteps = {
+  'effect-getter': effectGetter,
   getter: (ch, s) => ({ op: 'define', key: ch.pick(portKeys, s?.key), get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } } }),
   'inherited-setter': (ch, s) => {
     const step = { op: 'inherited-setter', key: ch.pick(portKeys, s?.key) };
@@ -159,14 +217,31 @@ function withSteps(ch, r, node, table, depth) {
   return tamper.length ? { ...node, tamper } : node;
 }
 
-function port(ch, r, depth) {
+function hostProps(ch, r) {
   const count = ch.small(3, r?.props.length);
   const props = [];
   for (let i = 0; i < count; i++) {
     const [key, value] = r?.props[i] ?? [];
     props.push([ch.pick(portKeys, key), primitive(ch, value)]);
   }
-  return withSteps(ch, r, { k: 'port', props }, portSteps, depth);
+  return props;
+}
+
+function port(ch, r, depth) {
+  return withSteps(ch, r, { k: 'port', props: hostProps(ch, r) }, portSteps, depth);
+}
+
+function host(ch, r, depth) {
+  const type = ch.pick(Object.keys(hostTypes), r?.type);
+  return withSteps(ch, r, { k: 'host', type, props: hostProps(ch, r) }, portSteps, depth);
+}
+
+function shapes(ch, r) {
+  const names = ch.pick(shapeKeys, r?.keys);
+  const rows = list(ch, r?.rows, 4, (row) => names.map((_, j) => ch.pick(representations, row?.[j])));
+  const then = rows.length ? list(ch, r?.then, 3, (c) =>
+    [ch.small(3, c?.[0]) % rows.length, ch.pick(names, c?.[1]), ch.pick(representations, c?.[2])]) : [];
+  return { k: 'shapes', keys: names, rows, then };
 }
 
 const primitives = {
@@ -206,10 +281,10 @@ const kinds = {
     return { k: 'regexp', source, flags };
   },
   boxed: (ch, r) => ({ k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of) }),
-  object: (ch, r, depth) => ({
+  object: (ch, r, depth) => withSteps(ch, r, {
     k: 'object',
     props: list(ch, r?.props, 4, (p) => [ch.pick(keys, p?.[0]), node(ch, p?.[1], depth + 1)]),
-  }),
+  }, objectSteps, depth),
   array: (ch, r, depth) => {
     const items = list(ch, r?.items, 5, (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
     const extra = ch.small(7, r && (r.length ?? items.length) - items.length);
@@ -218,16 +293,25 @@ const kinds = {
   map: (ch, r, depth) => ({ k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]) }),
   set: (ch, r, depth) => ({ k: 'set', values: list(ch, r?.values, 3, (v) => node(ch, v, depth + 1)) }),
   error: (ch, r, depth) => {
-    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: string(ch, r && { v: r.message }).v };
+    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: text(ch, r?.message) };
     if (ch.flag(r?.cause !== undefined)) error.cause = node(ch, r?.cause, depth + 1);
     if (ch.flag(r?.stack === false)) error.stack = false;
     return error;
   },
   ref: (ch, r) => ({ k: 'ref', to: ch.small(255, r?.to) % Math.max(1, ch.ids) }),
+  host,
+  nest: (ch, r) => ({ k: 'nest', in: ch.pick(Object.keys(nestings), r?.in), depth: ch.pick(depths, r?.depth),
+    leaf: primitive(ch, r?.leaf) }),
+  range: (ch, r) => {
+    const node = { k: 'range', n: ch.pick([1000, 65536, 100000], r?.n), every: ch.pick([1, 2, 1000], r?.every) };
+    if (ch.flag(r?.double)) node.double = true;
+    return node;
+  },
+  shapes,
 };
 
-const containers = new Set(['object', 'array', 'map', 'set', 'error']);
-const referable = new Set(['object', 'array', 'map', 'set']);
+const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
+const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
 function node(ch, r, depth) {
   // Deep down, containers give way to leaves; references need an earlier id.
