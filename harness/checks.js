@@ -6,6 +6,7 @@
 
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
+const { countValue } = require('./coverage');
 
 const both = (request) => [['a', request], ['b', request]];
 
@@ -33,7 +34,9 @@ function* value(input) {
   const decodeOf = (producer, side) => outcomes.decode.find((d) => d.producer === producer)?.[side] ??
     (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
-  return { type: 'value', input, outcomes, differences };
+  const result = { type: 'value', input, outcomes, differences };
+  countValue(result);
+  return result;
 }
 
 // input: { recipe } or { module }. Serializes with codec a, then lets each

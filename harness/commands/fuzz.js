@@ -11,6 +11,7 @@ const { loadKnown } = require('../known');
 const { FindingStore } = require('../findings');
 const { UsageError } = require('../errors');
 const { root } = require('../nodes');
+const coverage = require('../coverage');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 
@@ -136,6 +137,7 @@ async function run(args) {
   const { availableCores } = require('../../fuzzers/jazzer/run');
   const cores = availableCores();
   const context = { flags, options, session, known, store, seconds, progress };
+  coverage.collectInto(path.join(path.resolve(flags.work ?? require('../../fuzzers/jazzer/run').defaultWorkDir()), 'coverage'));
   try {
     const runs = [];
     if (flags.engine !== 'jazzer') runs.push(fastCheck(context));
@@ -144,7 +146,9 @@ async function run(args) {
     }
     const results = await Promise.all(runs);
     progress.done();
-    return printSummary(results, session, store) ? 1 : 0;
+    const found = printSummary(results, session, store);
+    console.log(coverage.renderCoverage());
+    return found ? 1 : 0;
   } finally {
     session.close();
   }

@@ -334,4 +334,12 @@ function encodeRecipe(recipe) {
   return Buffer.from(ch.out);
 }
 
-module.exports = { decodeRecipe, encodeRecipe };
+// Grammar parts that other generators (the fast-check arbitraries) draw from
+// bytes, so that both engines reach the same classes the same way.
+const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype, effectGetter };
+
+function decodePart(name, bytes) {
+  return parts[name](new Decoder(bytes), undefined, 0);
+}
+
+module.exports = { decodeRecipe, encodeRecipe, decodePart, integerKeys };
