@@ -33,7 +33,7 @@ const groups = {
   message: ['primitive'],
   depth: ['nest 2-100', 'nest 1000', 'nest 10000+'],
   array: ['long packed', 'long holey'],
-  view: ['64 KiB ± 1', 'MiB'],
+  view: ['around 64 KiB', 'MiB'],
   'hidden class': ['shared', 'changed'],
   // Tags that start a value (end tags, the header and padding are not values).
   tag: [...new Set(Object.values(tags))].filter((t) => !t.startsWith('end-') && t !== 'version' && t !== 'padding'),
@@ -79,7 +79,7 @@ function countKind(node, top) {
   if (node.k === 'range' && node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
   if (node.k === 'view' && typeof node.bytes === 'string') {
     const size = node.bytes.length / 2 * (node.repeat ?? 1);
-    if (Math.abs(size - 65536) <= 1) add('view', '64 KiB ± 1');
+    if (Math.abs(size - 65536) <= 8) add('view', 'around 64 KiB');
     if (size >= 1 << 20) add('view', 'MiB');
   }
   if (node.k === 'shapes' && node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');

@@ -76,9 +76,11 @@ const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.
 const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
 const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
 const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
-const prototypes = [...viewTypes, 'Object', 'Array', null];
-const repeats = [1, 1, 1, 1, 1, 1, 1, 1, 63, 64, 65, 4096, 65536, 1 << 20];
-const viewRepeats = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8191, 8192, 8193, 65535, 65536, 65537, 1 << 19];
+// Ordinary and null prototypes as often as all view types together.
+const prototypes = [...viewTypes, ...Array(4).fill(['Object', 'Array', null]).flat()];
+const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 65, 4096, 65536, 1 << 20];
+// Byte sizes of large views: one element repeated to around 64 KiB or to 3 MiB.
+const viewSizes = [null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20];
 // Up to 1000 the codecs write the value; from 10000 on both hit the stack limit.
 const depths = [2, 10, 100, 1000, 10000, 20000];
 const shapeKeys = [['x'], ['x', 'y'], ['y', 'x'], ['x', 'y', 'z']];
@@ -95,14 +97,19 @@ function text(ch, v) {
   return Buffer.from(units).toString('utf16le');
 }
 
-// Long length classes repeat a string of at most two code units.
+// A short text, or one code unit repeated to a length class (63, 64, 65,
+// 4 KiB, 64 KiB, 1 Mi units); then one of V8's string shapes.
 function string(ch, r) {
-  const node = { k: 'string', v: text(ch, r?.v) };
-  const repeat = ch.pick(repeats, r && (r.repeat ?? 1));
-  if (repeat !== 1 && node.v.length <= 2) node.repeat = repeat;
+  const repeat = ch.pick(repeats, r?.repeat ?? 1);
+  const node = { k: 'string', v: repeat === 1 ? text(ch, r?.v) : unit(ch, r?.v) };
+  if (repeat !== 1) node.repeat = repeat;
   const shape = ch.pick([undefined, ...stringShapes], r?.shape);
   if (shape) node.shape = shape;
   return node;
+}
+
+function unit(ch, v) {
+  return Buffer.from(ch.raw(2, v !== undefined && Buffer.from(v, 'utf16le'))).toString('utf16le');
 }
 
 function hexBytes(ch, count, hex) {
@@ -133,12 +140,13 @@ function bigint(ch, r) {
 function view(ch, r, depth) {
   const type = ch.pick(viewTypes, r?.type);
   const width = bytesPerElement[type] ?? 1;
-  const elements = ch.small(8, r && r.bytes.length / 2 / width);
+  const sizeOf = (repeat) => viewSizes.find((c) => c !== null && Math.floor(c / width) === repeat) ?? null;
+  const size = ch.pick(viewSizes, r && (r.repeat === undefined ? null : sizeOf(r.repeat)));
+  const elements = size === null ? ch.small(8, r && r.bytes.length / 2 / width) : 1;
   const node = { k: 'view', type, bytes: hexBytes(ch, elements * width, r?.bytes) };
+  if (size !== null) node.repeat = Math.floor(size / width);
   const offset = ch.small(3, r && (r.offset ?? 0) / width) * width;
   if (offset) node.offset = offset;
-  const repeat = ch.pick(viewRepeats, r && (r.repeat ?? 1));
-  if (repeat !== 1 && node.bytes) node.repeat = repeat;
   if (ch.flag(r?.subclass) && type !== 'Buffer') node.subclass = true;
   if (ch.flag(r?.pooled) && type === 'Buffer') node.pooled = true;
   return withSteps(ch, r, node, viewSteps, depth);
@@ -310,12 +318,14 @@ const kinds = {
   shapes,
 };
 
+// Host objects come in five types: met as often as the other kinds each.
+const weighted = [...Object.keys(kinds), 'host', 'host'];
 const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
 const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
 function node(ch, r, depth) {
   // Deep down, containers give way to leaves; references need an earlier id.
-  const names = Object.keys(kinds).filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
+  const names = weighted.filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
   const kind = ch.pick(names, r?.k);
   const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
   const id = withId ? ch.ids++ : undefined;
