@@ -68,7 +68,7 @@ const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(
 // indices (2^31 to 2^32-2), 2^32-1 and above (named), and look-alikes.
 const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
   '-0', '01', '1e3', '-1'];
-const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', ...integerKeys];
+const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', 'v', ...integerKeys];
 const portKeys = ['visible', 'x', 'data', ...integerKeys];
 // Keys a getter's side effect touches: earlier, later and new ones.
 const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
