@@ -136,7 +136,9 @@ function canonicalize(value, { frame } = {}) {
       node.hasStack = typeof v.stack === 'string';
       if ('cause' in v) node.cause = visit(v.cause);
     }
-    const skip = skipKeys[node.t];
+    // A String object's characters are its own index properties: its value says them all.
+    const characters = node.t === 'boxed' && node.v.t === 'string' ? node.v.v.length : 0;
+    const skip = characters ? (k) => /^(0|[1-9]\d*)$/.test(k) && Number(k) < characters : skipKeys[node.t];
     node.props = ownProps(v, skip);
     return node;
   }

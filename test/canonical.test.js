@@ -126,6 +126,12 @@ describe('canonical trees', function () {
       assert.deepEqual(c(Object(2n)).v, { t: 'bigint', v: '2' });
       differ(Object(1), 1);
     });
+
+    it('lists a String object\'s own properties but not its characters', function () {
+      const s = Object.assign(Object('ab'), { x: 1, 5: 2 });
+      assert.deepEqual(c(s).props.map(([k]) => k), ['5', 'x']);
+      assert.deepEqual(c(Object('a'.repeat(1 << 20))).props, []);
+    });
   });
 
   describe('errors', function () {
