@@ -210,4 +210,19 @@ function addReferences(root, choices) {
 const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
   .map(([root, choices]) => addReferences(root, choices));
 
-module.exports = { recipe };
+// About how many bytes a recipe's frame holds: long strings, large views,
+// long arrays and deep nests weigh what they repeat.
+function estimatedBytes(node) {
+  if (!node || typeof node !== 'object') return 0;
+  if (Array.isArray(node)) return node.reduce((sum, n) => sum + estimatedBytes(n), 0);
+  const own = node.k === 'string' && typeof node.v === 'string' ? node.v.length * 2 * (node.repeat ?? 1) :
+    node.k === 'view' && typeof node.bytes === 'string' ? node.bytes.length / 2 * (node.repeat ?? 1) :
+      node.k === 'range' ? node.n * 9 : node.k === 'nest' ? node.depth * 8 : 8;
+  return own + Object.values(node).reduce((sum, n) => sum + (typeof n === 'object' ? estimatedBytes(n) : 0), 0);
+}
+
+// For the frame and stream properties, which corrupt and cut frames byte by
+// byte: values whose frames stay small.
+const smallRecipe = recipe.filter((r) => estimatedBytes(r) <= 1 << 14);
+
+module.exports = { recipe, smallRecipe, estimatedBytes };
