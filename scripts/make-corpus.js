@@ -67,6 +67,7 @@ const classCases = [
   { k: 'nest', in: 'host', depth: 1000, leaf: { k: 'null' } },
   { k: 'nest', in: 'array', depth: 10000, leaf: { k: 'null' } },
   { k: 'range', n: 100000, every: 1000 },
+  { k: 'range', n: 10000, every: 1 },
   { k: 'view', type: 'Uint8Array', bytes: '07', repeat: 65536 },
   { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(1.5)], [num(1), num(1.5)]], then: [[1, 'x', { k: 'object', props: [] }]] },
 ];
