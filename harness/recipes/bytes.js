@@ -312,8 +312,11 @@ const kinds = {
     leaf: primitive(ch, r?.leaf) }),
   // At most 10000 numbers set: more would outlast a fuzzer's time limit per input.
   range: (ch, r) => {
-    const node = { k: 'range', n: ch.pick([1000, 10000, 100000], r?.n), every: ch.pick([1, 2, 1000], r?.every) };
-    node.n = Math.min(node.n, 10000 * node.every);
+    const lengths = [1000, 10000, 100000];
+    const capped = (n, every) => Math.min(n, 10000 * every);
+    const node = { k: 'range', n: ch.pick(lengths, r && lengths.find((n) => capped(n, r.every) === r.n)) };
+    node.every = ch.pick([1, 2, 1000], r?.every);
+    node.n = capped(node.n, node.every);
     if (ch.flag(r?.double)) node.double = true;
     return node;
   },
