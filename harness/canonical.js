@@ -54,8 +54,9 @@ function canonicalize(value, { frame } = {}) {
 
   function ownProps(object, skip) {
     const out = [];
-    // Listing a large view's keys lists every index: its bytes say it all.
-    if (types.isTypedArray(object) && object.length > kMaxListedIndices) return out;
+    // Listing a large view's or String object's keys lists every index: its
+    // bytes or its value say it all.
+    if ((types.isTypedArray(object) || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
     for (const key of Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);
@@ -136,9 +137,7 @@ function canonicalize(value, { frame } = {}) {
       node.hasStack = typeof v.stack === 'string';
       if ('cause' in v) node.cause = visit(v.cause);
     }
-    // A String object's characters are its own index properties: its value says them all.
-    const characters = node.t === 'boxed' && node.v.t === 'string' ? node.v.v.length : 0;
-    const skip = characters ? (k) => /^(0|[1-9]\d*)$/.test(k) && Number(k) < characters : skipKeys[node.t];
+    const skip = skipKeys[node.t];
     node.props = ownProps(v, skip);
     return node;
   }

@@ -3,8 +3,8 @@
 // the value it was given, except for what the format loses by design:
 //
 //   - prototypes and classes (a subclass or an object with another prototype
-//     comes back with the built-in one; a view with a retyped constructor,
-//     prototype or Symbol.toStringTag comes back as the type that was read)
+//     comes back with the built-in one; a view comes back as the type that
+//     was read from it, a Buffer as a Uint8Array or the other way round)
 //   - non-enumerable and symbol-keyed properties (never written)
 //   - accessors (written as the value the getter returned)
 //   - host objects (MessagePort, KeyObject, X509Certificate, ...): copied
@@ -15,14 +15,15 @@
 //   - object identity numbers (shared and circular references must stay so)
 //
 // The value is compared only when no user code ran while it was serialized
-// (a getter may change the value under the serializer) and the recipe has no
-// tampering steps (they change what the codec reads, by design); the frame
-// must be readable always. A frame that a codec wrote and cannot read is a
+// (a getter may change the value under the serializer), the recipe has no
+// tampering steps (they change what the codec reads, by design), and the
+// other codec wrote the same frame or none (different frames are a bytes
+// difference already); the frame must be readable always. A frame that a codec wrote and cannot read is a
 // finding even when both codecs write and reject it alike.
 
 const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference } = require('./compare');
 
-const lossyFields = new Set(['proto', 'id', 'backing', 'byteOffset']);
+const lossyFields = new Set(['proto', 'id', 'backing', 'byteOffset', 'isBuffer']);
 
 // The input's canonical tree with what the format loses taken out; `accessor`
 // nodes match whatever the decoded tree holds there.
@@ -44,9 +45,18 @@ const dropLossy = (tree) => lossless(tree, undefined);
 // Whether a recipe (or any node in it) carries tampering steps.
 const tampered = (recipe) => JSON.stringify(recipe ?? null).includes('"tamper"');
 
+// Whether the other codec wrote the same frame as `side`, or none.
+function alone(serialized, side) {
+  const other = serialized[side === 'a' ? 'b' : 'a'];
+  return other.kind !== 'ok' || other.bytes === serialized[side].bytes;
+}
+
 // serialized: { a, b } serialize outcomes (each may carry `inputTree`);
 // decodeOf(producer, side): the outcome of `side` decoding `producer`'s frame.
 function roundtripDifferences(input, serialized, decodeOf) {
+  // A codec that crashed or hung is a finding of the crash tier, alone.
+  const failed = (o) => o?.kind === 'crash' || o?.kind === 'hang';
+  if (['a', 'b'].some((side) => failed(serialized[side]) || failed(decodeOf(side, side)))) return [];
   const failures = [];
   for (const side of ['a', 'b']) {
     const written = serialized[side];
@@ -55,7 +65,7 @@ function roundtripDifferences(input, serialized, decodeOf) {
     if (read.kind === 'reject') {
       failures.push({ side, read, key: `unreadable:${errorLabel(read.error)}`,
         detail: `${side} wrote a frame it cannot read: ${outcomeLabel(read)}: ${read.error.message}` });
-    } else if (read.kind === 'ok' && written.inputTree && !tampered(input.recipe)) {
+    } else if (read.kind === 'ok' && written.inputTree && !tampered(input.recipe) && alone(serialized, side)) {
       failures.push(...valueFailure(side, read, written.inputTree));
     }
   }
