@@ -76,11 +76,11 @@ const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.
 const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
 const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
 const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
-// Ordinary and null prototypes as often as all view types together.
-const prototypes = [...viewTypes, ...Array(4).fill(['Object', 'Array', null]).flat()];
-const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 65, 4096, 65536, 1 << 20];
+// Ordinary and null prototypes more often than all view types together.
+const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
+const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 64, 65, 65, 4096, 65536, 1 << 20, 1 << 20];
 // Byte sizes of large views: one element repeated to around 64 KiB or to 3 MiB.
-const viewSizes = [null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20];
+const viewSizes = [null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20, 3 << 20, 3 << 20];
 // Up to 1000 the codecs write the value (the JS codec fails on host objects);
 // at 10000 both hit the stack limit.
 const depths = [2, 10, 100, 1000, 1000, 10000];
