@@ -14,6 +14,7 @@ const { loadKnown, splitByScope } = require('../known');
 const { FindingStore } = require('../findings');
 const { UsageError } = require('../errors');
 const { root } = require('../nodes');
+const coverage = require('../coverage');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -187,6 +188,8 @@ async function run(args) {
     session.close();
   }, (seconds + kGraceSeconds) * 1000);
   const context = { flags: values, options, session, known, store, seconds, progress, signal: stopper.signal };
+  coverage.collectInto(path.join(path.resolve(values.work ?? require('../../fuzzers/jazzer/run').defaultWorkDir()),
+    'coverage'));
   try {
     const runs = [];
     if (values.engine !== 'jazzer') runs.push(fastCheck(context));
@@ -195,7 +198,9 @@ async function run(args) {
     }
     const results = await Promise.all(runs);
     progress.done();
-    return printSummary(results, session, store, stopped) ? 1 : 0;
+    const found = printSummary(results, session, store, stopped);
+    console.log(coverage.renderCoverage());
+    return found ? 1 : 0;
   } finally {
     clearTimeout(hardStop);
     session.close();
