@@ -21,6 +21,7 @@ const { FindingStore } = require('../harness/findings');
 const { root } = require('../harness/binaries');
 const { onLines } = require('../harness/lines');
 const { spawnTarget } = require('../fuzzers/jazzer/engine');
+const coverage = require('../harness/coverage');
 
 // Every request that reached a codec and came back is appended to the trace
 // as one JSON line; one that crashed or hung the worker cannot be replayed in
@@ -104,10 +105,12 @@ async function main() {
   const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
   const traceFd = fs.openSync(values.trace, 'w');
   try {
+    coverage.collectInto(path.join(scratch, 'coverage'));
     const result = await engines[values.engine]({
       session, known: loadKnown(), store: new FindingStore(path.join(scratch, 'findings')), scratch, traceFd,
       target: values.target, seconds: Number(values.seconds), seed: Number(values.seed),
     });
+    if (values.target === 'value') result.coverage = Object.fromEntries(coverage.gather());
     process.stdout.write(`${JSON.stringify({ engine: values.engine, target: values.target, ...result })}\n`);
   } finally {
     fs.closeSync(traceFd);

@@ -14,6 +14,7 @@ const { parseArgs } = require('node:util');
 const { resolveNode, root } = require('../harness/binaries');
 const codecTable = require('./codec-table');
 const throughput = require('./throughput');
+const { renderCoverage } = require('../harness/coverage');
 const ttf = require('./time-to-find');
 const { writeChart } = require('./chart');
 const { machine, binary } = require('./machine');
@@ -77,6 +78,13 @@ function chartOf(results, binaries, meta) {
   };
 }
 
+// The coverage view over every value-target run (runs saved before it have none).
+function valueClasses(runs = []) {
+  const total = new Map();
+  for (const run of runs) for (const [k, n] of Object.entries(run.coverage ?? {})) total.set(k, (total.get(k) ?? 0) + n);
+  return renderCoverage(total);
+}
+
 function report(results, meta, files) {
   const { machine: m, binaries } = meta;
   const lines = [
@@ -117,7 +125,10 @@ function report(results, meta, files) {
       'Peak RSS (VmHWM) over the same runs. fast-check runs in the harness process (host node) and drives ' +
       'one codec worker for both codecs; a Jazzer.js target process runs the reference codec itself and drives ' +
       'a worker with the codec under test.', '',
-      throughput.memoryMarkdown(results.throughput.rows), '');
+      throughput.memoryMarkdown(results.throughput.rows), '',
+      '## Value classes met', '',
+      'By the value targets of the runs above, both engines added up (see harness/coverage.js).', '',
+      '```', valueClasses(results.throughput.runs), '```', '');
   }
   if (results.ttf) {
     const { seeds, cap } = results.ttf;

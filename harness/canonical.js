@@ -54,8 +54,9 @@ function canonicalize(value, { frame } = {}) {
 
   function ownProps(object, skip) {
     const out = [];
-    // Listing a large view's keys lists every index: its bytes say it all.
-    if (types.isTypedArray(object) && object.length > kMaxListedIndices) return out;
+    // Listing a large view's or String object's keys lists every index: its
+    // bytes or its value say it all.
+    if ((types.isTypedArray(object) || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
     for (const key of Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);

@@ -5,6 +5,8 @@
 // same check runs against worker processes (async) or in-process (sync).
 
 const { compareOutcomes, compareReads } = require('./compare');
+const { roundtripDifferences } = require('./roundtrip');
+const { countValue } = require('./coverage');
 
 const both = (request) => [['a', request], ['b', request]];
 
@@ -14,9 +16,10 @@ function unbuildable(type, input, a, b) {
 }
 
 // input: { recipe } or { module }. Serializes with both codecs, then decodes
-// every distinct frame that came out with both.
+// every distinct frame that came out with both; each codec must also read its
+// own frame back (the round-trip oracle).
 function* value(input) {
-  const [sa, sb] = yield both({ op: 'serialize', input });
+  const [sa, sb] = yield both({ op: 'serialize', input, tree: true });
   if (sa.kind === 'unbuildable' || sb.kind === 'unbuildable') return unbuildable('value', input, sa, sb);
   const outcomes = { serialize: { a: sa, b: sb }, decode: [] };
   const differences = compareOutcomes('serialize', 'serialize', sa, sb);
@@ -27,7 +30,13 @@ function* value(input) {
     outcomes.decode.push({ producer, a: da, b: db });
     differences.push(...compareOutcomes('deserialize', `decode ${producer}'s frame`, da, db));
   }
-  return { type: 'value', input, outcomes, differences };
+  // With one frame for both, it is listed as a's.
+  const decodeOf = (producer, side) => outcomes.decode.find((d) => d.producer === producer)?.[side] ??
+    (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
+  differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
+  const result = { type: 'value', input, outcomes, differences };
+  countValue(result);
+  return result;
 }
 
 // input: { recipe } or { module }. Serializes with codec a, then lets each

@@ -4,6 +4,8 @@
 //                   alike (both ending the same way is agreement: the report
 //                   still shows it)
 //   acceptance      one accepted what the other rejected
+//   roundtrip       a codec cannot read back what it wrote, or reads back a
+//                   different value (see roundtrip.js); found even when both agree
 //   error-identity  both rejected, with a different error class or code
 //   bytes           both serialized, to different frames
 //   classification  decoded values differ in type, prototype or Buffer-ness
@@ -14,9 +16,9 @@
 // A difference carries a signature (tier, operation, outcome kinds, the first
 // differing field) so that many inputs hitting one problem count once.
 
-const { fieldsAround } = require('./annotate');
+const { annotateFrame, fieldsAround } = require('./annotate');
 
-const tiers = ['crash', 'acceptance', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
+const tiers = ['crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
 const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
 
 function errorLabel(error) {
@@ -97,7 +99,7 @@ function compareOutcomes(op, where, oa, ob) {
     const la = errorLabel(oa.error);
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
-  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
+  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes && numbersAsWritten(oa.bytes) !== numbersAsWritten(ob.bytes)) {
     const offset = firstByteDifference(oa.bytes, ob.bytes);
     const field = differingField(oa.bytes, ob.bytes, offset);
     out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
@@ -117,6 +119,31 @@ function compareOutcomes(op, where, oa, ob) {
       `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
   }
   return out;
+}
+
+// A frame with every int32 and double written as its numeric value. V8 writes
+// an integral number as int32 or as double depending on the field
+// representation of the object's hidden class, which depends on what the
+// process ran before (js against js differs so): not the codec's choice.
+function numbersAsWritten(hex) {
+  const bytes = Buffer.from(hex, 'hex');
+  const { values } = annotateFrame(bytes);
+  const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
+  if (!numbers.length) return hex;
+  let out = '';
+  let at = 4;  // after the length prefix, which counts the bytes of each representation
+  for (const { start, end, tag } of numbers) {
+    const n = tag === 'double' ? bytes.readDoubleLE(start + 1) : zigzag(bytes.subarray(start + 1, end));
+    out += `${bytes.subarray(at, start).toString('hex')}<${Object.is(n, -0) ? '-0' : n}>`;
+    at = end;
+  }
+  return out + bytes.subarray(at).toString('hex');
+}
+
+function zigzag(varint) {
+  let n = 0;
+  for (let i = 0; i < varint.length; i++) n += (varint[i] & 0x7f) * 2 ** (7 * i);
+  return n % 2 ? -(n + 1) / 2 : n / 2;
 }
 
 // The wire field where two frames part. A host-object field at the offset,
@@ -166,4 +193,6 @@ function compareReads(ra, rb) {
   return out;
 }
 
-module.exports = { compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, tiers };
+module.exports = {
+  compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
+};

@@ -55,7 +55,10 @@ function createOps(buildInput, { built } = {}) {
       const effects = [];
       const build = attemptBuild(() => buildInput(request.input, effects));
       built?.(request);
-      return build.kind ? build : serialize(loadCodec(request.codec), { ...build, effects });
+      if (build.kind) return build;
+      const outcome = serialize(loadCodec(request.codec), { ...build, effects });
+      if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value);
+      return outcome;
     },
     deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), Buffer.from(bytes, 'hex')),
     roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), Buffer.from(bytes, 'hex')),
@@ -90,6 +93,20 @@ function serialize(codec, build) {
   });
   outcome.effects = build.effects;
   return outcome;
+}
+
+// The value that was sent, as the round-trip oracle compares it with what
+// comes back; only when no user code ran, and none runs while describing it.
+function describeInput(outcome, value) {
+  if (outcome.effects.length) return;
+  try {
+    const tree = canonicalize(value);
+    if (!outcome.effects.length) outcome.inputTree = tree;
+  } catch {
+    // A value whose description throws is still checked for readability.
+  } finally {
+    outcome.effects.length = 0;
+  }
 }
 
 function deserialize(codec, payload) {

@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
+const { StringDecoder } = require('node:string_decoder');
 const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
 
@@ -56,7 +57,7 @@ class SyncWorker {
   }
 
   #start() {
-    Object.assign(this, this.spare ?? this.#spawn(), { pending: '' });
+    Object.assign(this, this.spare ?? this.#spawn(), { pending: '', decoder: new StringDecoder('utf8') });
     this.spare = null;
   }
 
@@ -100,7 +101,8 @@ class SyncWorker {
         continue;
       }
       if (n === 0) return null;
-      this.pending += buffer.toString('utf8', 0, n);
+      // A read may end inside a character: the decoder keeps its first bytes for the next.
+      this.pending += this.decoder.write(buffer.subarray(0, n));
     }
   }
 

@@ -4,7 +4,7 @@
 // check finds no difference (the runner decides which differences count).
 
 const fc = require('fast-check');
-const { recipe } = require('../harness/arbitraries/recipes');
+const { recipe, smallRecipe } = require('../harness/arbitraries/recipes');
 const { corruption, chunkPlan, chunkSizes } = require('../harness/arbitraries/frames');
 const { applyCorruption } = require('../harness/corrupt');
 
@@ -33,7 +33,7 @@ const properties = {
   // A valid frame with one structured corruption: both accept with the same
   // result or both reject.
   frame: {
-    arbitrary: fc.tuple(recipe, corruption),
+    arbitrary: fc.tuple(smallRecipe, corruption),
     async run(session, [r, c]) {
       const frame = await frameOf(session, r);
       if (!frame) return null;
@@ -46,7 +46,7 @@ const properties = {
   // errors and buffering state after every read.
   stream: {
     arbitrary: fc.tuple(
-      fc.array(fc.tuple(recipe, fc.option(corruption, { freq: 3 })), { minLength: 1, maxLength: 4 }),
+      fc.array(fc.tuple(smallRecipe, fc.option(corruption, { freq: 3 })), { minLength: 1, maxLength: 4 }),
       chunkPlan),
     async run(session, [items, plan]) {
       const frames = [];

@@ -126,6 +126,11 @@ describe('canonical trees', function () {
       assert.deepEqual(c(Object(2n)).v, { t: 'bigint', v: '2' });
       differ(Object(1), 1);
     });
+
+    it('lists a String object\'s characters as properties, unless it is longer than 64 Ki', function () {
+      assert.deepEqual(c(Object('ab')).props.map(([k]) => k), ['0', '1']);
+      assert.deepEqual(c(Object('a'.repeat(1 << 20))).props, []);
+    });
   });
 
   describe('errors', function () {

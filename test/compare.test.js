@@ -13,8 +13,8 @@ const tiersOf = (differences) => differences.map((d) => d.tier);
 const read = (delivered, extra) => ({ delivered: delivered.map(tree), buffering: false, ...extra });
 
 describe('compare', function () {
-  it('knows the eight tiers in order of severity', function () {
-    assert.deepEqual(tiers, ['crash', 'acceptance', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing']);
+  it('knows the nine tiers in order of severity', function () {
+    assert.deepEqual(tiers, ['crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing']);
   });
 
   describe('compareOutcomes', function () {
@@ -70,6 +70,15 @@ describe('compare', function () {
       assert.equal(d.tier, 'bytes');
       assert.equal(d.signature, 'bytes/serialize/host.byteLength');
       assert.match(d.detail, /offset 0x9\b/);
+    });
+
+    it('sees no bytes difference in an integral number written as int32 by one and double by the other', function () {
+      // ff0f 49 02 is int32 1; ff0f 4e <8 bytes> is double 1.0 (as V8 writes a double field).
+      const int32 = ok({ bytes: frame('ff0f4902') });
+      const double = ok({ bytes: frame('ff0f4e000000000000f03f') });
+      assert.deepEqual(compareOutcomes('serialize', 'w', int32, double), []);
+      const other = ok({ bytes: frame('ff0f4e0000000000000040') });
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', int32, other)), ['bytes']);
     });
 
     it('puts a difference in node type or Buffer-ness in the classification tier', function () {
@@ -215,7 +224,8 @@ describe('compare', function () {
 
     it('classification: an adapter that boxes decoded numbers', async function () {
       const result = await checkAgainst(fixture('boxed-numbers.js'), 'value', { recipe: { k: 'number', v: 3 } });
-      assert.deepEqual(tiersOf(result.differences), ['classification']);
+      // The adapter also fails to read back its own frame as the number it was given.
+      assert.deepEqual(tiersOf(result.differences), ['classification', 'roundtrip']);
     });
 
     it('classification: an adapter that decodes Buffers as plain Uint8Arrays', async function () {

@@ -45,6 +45,39 @@ describe('recipes', function () {
       assert.equal(s.v, 'a\uD800\u{1F600}');
     });
 
+    it('build host objects, long and shaped strings, nests, long arrays and shared shapes', async function () {
+      const [key, cert, text, sliced, nest, range, shapes] = await trees([
+        { k: 'host', type: 'secret-key', props: [['2147483648', num(1)]] },
+        { k: 'host', type: 'x509', props: [['a', num(2)]] },
+        { k: 'string', v: '\u20ac', repeat: 65, shape: 'cons' },
+        { k: 'string', v: 'ab', repeat: 4096, shape: 'sliced' },
+        { k: 'nest', in: 'array', depth: 3, leaf: num(7) },
+        { k: 'range', n: 1000, every: 2, double: true },
+        { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(2)], [num(1), num(2)]], then: [[1, 'x', num(0.5)]] },
+      ]);
+      // Host objects are copied into plain objects.
+      assert.deepEqual(key.props, [['2147483648', { t: 'number', v: '1' }]]);
+      assert.deepEqual(cert.props, [['a', { t: 'number', v: '2' }]]);
+      assert.equal(text.v, '\u20ac'.repeat(65));
+      assert.equal(sliced.v, 'ab'.repeat(4096));
+      assert.equal(nest.props[0][1].props[0][1].props[0][1].v, '7');
+      assert.equal(range.length, 1000);
+      assert.deepEqual(range.props[1], ['2', { t: 'number', v: '2.5' }]);
+      assert.deepEqual(shapes.props[1][1].props, [['x', { t: 'number', v: '0.5' }], ['y', { t: 'number', v: '2' }]]);
+    });
+
+    it('build views of repeated bytes and getters that change the object being copied', async function () {
+      const [view, object] = await trees([
+        { k: 'view', type: 'Uint16Array', bytes: '0100', repeat: 32768 },
+        { k: 'object', props: [['a', num(1)], ['b', num(2)]],
+          tamper: [{ op: 'define', key: 'a', get: { returns: num(3), then: [{ op: 'delete', key: 'b' }] } }] },
+      ]);
+      assert.equal(view.byteLength, 65536);
+      assert.equal(view.bytes, '0100'.repeat(32768));
+      // The getter of the first key deleted the second before it was read.
+      assert.deepEqual(object.props, [['a', { t: 'number', v: '3' }]]);
+    });
+
     it('build symbols, functions and globals, which no codec can write', async function () {
       const out = await Promise.all([{ k: 'symbol', description: 's' }, { k: 'function' }, { k: 'global', name: 'Map' }].map(build));
       for (const { serialized } of out) {
@@ -282,6 +315,37 @@ describe('recipes', function () {
       await worker.request({ op: 'serialize', codec: 'js', input: { recipe: leaky } });
       const after = await build({ k: 'view', type: 'Buffer', bytes: '01' });
       assert.equal(after.serialized.bytes.slice(16, 18), '0a');
+    });
+  });
+
+  describe('byte grammar', function () {
+    const { decodeRecipe, encodeRecipe } = require('../harness/recipes/bytes');
+
+    // Seeded, so that a failure names the bytes that broke it.
+    it('decodes any bytes to a recipe that compiles and encodes back to the same recipe', function () {
+      let seed = 1;
+      const random = () => { seed = (seed * 48271) % 2147483647; return seed & 0xff; };
+      for (let i = 0; i < 3000; i++) {
+        const bytes = Buffer.from(Array.from({ length: 1 + (i % 160) }, random));
+        const recipe = decodeRecipe(bytes);
+        compileRecipe(recipe);
+        assert.deepEqual(decodeRecipe(encodeRecipe(recipe)), recipe, bytes.toString('hex'));
+      }
+    });
+
+    it('expresses every kind and every getter side effect', function () {
+      const seen = new Set();
+      const walk = (n) => {
+        if (!n || typeof n !== 'object') return;
+        if (n.k) seen.add(n.k);
+        if (n.get?.then) seen.add(`then ${n.get.then[0].op}`);
+        Object.values(n).forEach(walk);
+      };
+      let seed = 7;
+      const random = () => { seed = (seed * 48271) % 2147483647; return seed & 0xff; };
+      for (let i = 0; i < 3000; i++) walk(decodeRecipe(Buffer.from(Array.from({ length: 120 }, random))));
+      for (const k of ['host', 'nest', 'range', 'shapes', 'port', 'view', 'then delete', 'then set', 'then define',
+        'then prototype', 'then detach', 'then resize']) assert.ok(seen.has(k), k);
     });
   });
 

@@ -74,7 +74,8 @@ describe('signatures', function () {
     const object = (n) => ({ k: 'object', props: Array.from({ length: n }, (_, i) => [`p${i}`, { k: 'number', v: i }]) });
     const dropping = (n) => checkAgainst(fixture('drop-last-prop.js'), 'value', { recipe: object(n) });
     const [one, three] = await Promise.all([dropping(1), dropping(3)]);
-    assert.equal(one.differences.length, 1);
+    // The decoded value differs, and the adapter does not read back its own frame.
+    assert.deepEqual(one.differences.map((d) => d.tier), ['value', 'roundtrip']);
     assert.deepEqual(signatures(three), signatures(one));
   });
 

@@ -13,6 +13,7 @@ const { loadKnown, splitByScope } = require('../../harness/known');
 const { FindingStore } = require('../../harness/findings');
 const { UsageError } = require('../../harness/errors');
 const { root } = require('../../harness/binaries');
+const coverage = require('../../harness/coverage');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -186,6 +187,8 @@ async function run(args) {
     session.close();
   }, (seconds + kGraceSeconds) * 1000);
   const context = { flags: values, options, session, known, store, seconds, progress, signal: stopper.signal };
+  coverage.collectInto(path.join(path.resolve(values.work ?? require('../../fuzzers/jazzer/engine').defaultWorkDir()),
+    'coverage'));
   try {
     const runs = [];
     if (values.engine !== 'jazzer') runs.push(fastCheck(context));
@@ -194,7 +197,9 @@ async function run(args) {
     }
     const results = await Promise.all(runs);
     progress.done();
-    return printSummary(results, session, store, stopped) ? 1 : 0;
+    const found = printSummary(results, session, store, stopped);
+    console.log(coverage.renderCoverage());
+    return found ? 1 : 0;
   } finally {
     clearTimeout(hardStop);
     session.close();

@@ -6,6 +6,10 @@
 
 const fc = require('fast-check');
 const { viewTypes, bytesPerElement, errorTypes } = require('../recipes/kinds');
+const { decodePart, integerKeys } = require('../recipes/bytes');
+
+// A part of the byte grammar drawn from bytes (shrinks with them).
+const part = (name, length = 16) => fc.uint8Array({ minLength: length, maxLength: length }).map((b) => decodePart(name, b));
 
 const num = (v) => ({ k: 'number', v });
 const str = (v) => ({ k: 'string', v });
@@ -32,11 +36,13 @@ const primitive = fc.oneof(
   number,
   fc.bigInt({ min: -(2n ** 130n), max: 2n ** 130n }).map((v) => ({ k: 'bigint', v: String(v) })),
   string.map(str),
+  // Length classes up to MiBs and V8's string shapes.
+  part('string', 32),
 );
 
 const key = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'visible', 'constructor', 'length', '', '__proto__x') },
-  { weight: 2, arbitrary: fc.constantFrom('0', '1', '7', '4294967294', '4294967295', '-1', '1.5') },
+  { weight: 2, arbitrary: fc.constantFrom('7', '1.5', ...integerKeys) },
   { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
 );
 
@@ -70,15 +76,15 @@ const arrayBuffer = fc.record({
 const viewTamper = fc.oneof(
   fc.constantFrom('Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView')
     .map((name) => ({ op: 'set', key: 'constructor', value: global(name) })),
-  fc.record({
+  // Shadowed view fields: what the JS codec read and the native codec does not.
+  { weight: 2, arbitrary: fc.record({
     op: fc.constant('define'),
     key: fc.constantFrom('byteLength', 'byteOffset', 'length', 'buffer'),
     value: fc.integer({ min: 0, max: 4 }).map(num),
-  }),
+  }) },
   fc.constantFrom('Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView')
     .map((tag) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: str(tag), enumerable: false })),
-  fc.constantFrom('Buffer', 'Uint8Array', 'Int16Array', 'Object')
-    .map((of) => ({ op: 'prototype', of })),
+  part('prototype', 2),
   fc.constant({ op: 'detach' }),
   fc.record({ op: fc.constant('set'), key, value: primitive }),
   fc.record({ op: fc.constant('define'), key: fc.constant('constructor'),
@@ -93,6 +99,7 @@ const hostTamper = (keys) => fc.oneof(
     throws: fc.option(fc.constant('setter called'), { nil: undefined }) }, { requiredKeys: ['op', 'key'] }),
   fc.record({ op: fc.constant('define'), key: fc.constant({ symbol: 'hidden' }),
     get: fc.constant({ returns: num(2) }) }),
+  part('effectGetter', 6),
 );
 
 // Steps on shared prototypes, undone after each call.
@@ -111,7 +118,7 @@ const readsPastView = (step) => step.op === 'define' && ['byteLength', 'byteOffs
 const tamperedView = withTamper(view, fc.oneof({ weight: 5, arbitrary: viewTamper }, { weight: 1, arbitrary: globalTamper }))
   .filter((v) => !(v.pooled && v.tamper?.some(readsPastView)));
 
-const port = fc.uniqueArray(fc.constantFrom('visible', 'x', 'data', 'visible', 'x', '0'), { maxLength: 3 }).chain((keys) =>
+const port = fc.uniqueArray(fc.constantFrom('visible', 'x', 'data', ...integerKeys), { maxLength: 3 }).chain((keys) =>
   withTamper(
     fc.tuple(...keys.map(() => primitive)).map((values) =>
       ({ k: 'port', props: keys.map((k, i) => [k, values[i]]) })),
@@ -133,6 +140,10 @@ const leaf = fc.oneof(
   { weight: 6, arbitrary: primitive },
   { weight: 6, arbitrary: tamperedView },
   { weight: 3, arbitrary: port },
+  { weight: 2, arbitrary: part('host', 24) },
+  { weight: 1, arbitrary: part('nest', 4) },
+  { weight: 1, arbitrary: part('range', 4) },
+  { weight: 1, arbitrary: part('shapes', 32) },
   { weight: 2, arbitrary: arrayBuffer },
   { weight: 1, arbitrary: date },
   { weight: 1, arbitrary: regexp },
@@ -148,7 +159,9 @@ const tree = fc.letrec((tie) => ({
     { weight: 1, arbitrary: tie('map') },
     { weight: 1, arbitrary: tie('set') },
     { weight: 1, arbitrary: tie('error') }),
-  object: fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((props) => ({ k: 'object', props })),
+  // Getters on objects that change the object being copied, and prototype surgery.
+  object: withTamper(fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((props) => ({ k: 'object', props })),
+    fc.oneof(part('effectGetter', 6), part('prototype', 2)), 1),
   array: fc.record({
     k: fc.constant('array'),
     items: fc.array(fc.oneof({ weight: 4, arbitrary: tie('node') }, { weight: 1, arbitrary: fc.constant({ k: 'hole' }) }), { maxLength: 5 }),
@@ -198,4 +211,19 @@ function addReferences(root, choices) {
 const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
   .map(([root, choices]) => addReferences(root, choices));
 
-module.exports = { recipe };
+// About how many bytes a recipe's frame holds: long strings, large views,
+// long arrays and deep nests weigh what they repeat.
+function estimatedBytes(node) {
+  if (!node || typeof node !== 'object') return 0;
+  if (Array.isArray(node)) return node.reduce((sum, n) => sum + estimatedBytes(n), 0);
+  const own = node.k === 'string' && typeof node.v === 'string' ? node.v.length * 2 * (node.repeat ?? 1) :
+    node.k === 'view' && typeof node.bytes === 'string' ? node.bytes.length / 2 * (node.repeat ?? 1) :
+      node.k === 'range' ? node.n * 9 : node.k === 'nest' ? node.depth * 8 : 8;
+  return own + Object.values(node).reduce((sum, n) => sum + (typeof n === 'object' ? estimatedBytes(n) : 0), 0);
+}
+
+// For the frame and stream properties, which corrupt and cut frames byte by
+// byte: values whose frames stay small.
+const smallRecipe = recipe.filter((r) => estimatedBytes(r) <= 1 << 14);
+
+module.exports = { recipe, smallRecipe, estimatedBytes };

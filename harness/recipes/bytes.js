@@ -5,7 +5,8 @@
 // are made from recipes, so fuzzing starts from depth). Missing bytes read
 // as zero, so every prefix of an input is an input too.
 
-const { viewTypes, bytesPerElement, errorTypes } = require('./kinds');
+const { viewTypes, bytesPerElement, errorTypes, stringShapes, nestings } = require('./kinds');
+const { hostTypes } = require('./hosts');
 
 class Decoder {
   constructor(bytes) {
@@ -63,20 +64,53 @@ class Encoder {
 
 const kMaxDepth = 4;
 const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53, 0.5];
-const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '0', '1', '4294967295', '-1', ''];
-const portKeys = ['visible', 'x', 'data', '0'];
+// Integer-like keys at every boundary V8 draws: Smi indices, heap-number
+// indices (2^31 to 2^32-2), 2^32-1 and above (named), and look-alikes.
+const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
+  '-0', '01', '1e3', '-1'];
+const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', 'v', ...integerKeys];
+const portKeys = ['visible', 'x', 'data', ...integerKeys];
+// Keys a getter's side effect touches: earlier, later and new ones.
+const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
 const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
 const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
 const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
-const prototypes = ['Buffer', 'Uint8Array', 'Int16Array', 'Object'];
+// Ordinary and null prototypes more often than all view types together.
+const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
+const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 64, 65, 65, 4096, 65536, 1 << 20, 1 << 20];
+// Byte sizes of large views: one element repeated to around 64 KiB or to 3 MiB.
+const viewSizes = [null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20, 3 << 20, 3 << 20];
+// Up to 1000 the codecs write the value (the JS codec fails on host objects);
+// at 10000 both hit the stack limit.
+const depths = [2, 10, 100, 1000, 1000, 10000];
+const shapeKeys = [['x'], ['x', 'y'], ['y', 'x'], ['x', 'y', 'z']];
+// Values of every field representation: Smi, double, heap number, object, string, -0, NaN, bigint.
+const representations = [{ k: 'number', v: 1 }, { k: 'number', v: 1.5 }, { k: 'number', v: 2 ** 40 },
+  { k: 'object', props: [] }, { k: 'string', v: 's' }, { k: 'number', v: '-0' }, { k: 'number', v: 'NaN' },
+  { k: 'bigint', v: '1' }, { k: 'null' }];
 
 // Each grammar function reads (decode) or re-writes (encode) one part; `r` is
 // the recipe part being encoded, undefined when decoding.
+function text(ch, v) {
+  const length = ch.small(12, v?.length);
+  const units = ch.raw(length * 2, v !== undefined && Buffer.from(v, 'utf16le'));
+  return Buffer.from(units).toString('utf16le');
+}
+
+// A short text, or one code unit repeated to a length class (63, 64, 65,
+// 4 KiB, 64 KiB, 1 Mi units); then one of V8's string shapes.
 function string(ch, r) {
-  const length = ch.small(12, r && r.v.length);
-  const units = ch.raw(length * 2, r && Buffer.from(r.v, 'utf16le'));
-  return { k: 'string', v: Buffer.from(units).toString('utf16le') };
+  const repeat = ch.pick(repeats, r?.repeat ?? 1);
+  const node = { k: 'string', v: repeat === 1 ? text(ch, r?.v) : unit(ch, r?.v) };
+  if (repeat !== 1) node.repeat = repeat;
+  const shape = ch.pick([undefined, ...stringShapes], r?.shape);
+  if (shape) node.shape = shape;
+  return node;
+}
+
+function unit(ch, v) {
+  return Buffer.from(ch.raw(2, v !== undefined && Buffer.from(v, 'utf16le'))).toString('utf16le');
 }
 
 function hexBytes(ch, count, hex) {
@@ -107,8 +141,11 @@ function bigint(ch, r) {
 function view(ch, r, depth) {
   const type = ch.pick(viewTypes, r?.type);
   const width = bytesPerElement[type] ?? 1;
-  const elements = ch.small(8, r && r.bytes.length / 2 / width);
+  const sizeOf = (repeat) => viewSizes.find((c) => c !== null && Math.floor(c / width) === repeat) ?? null;
+  const size = ch.pick(viewSizes, r && (r.repeat === undefined ? null : sizeOf(r.repeat)));
+  const elements = size === null ? ch.small(8, r && r.bytes.length / 2 / width) : 1;
   const node = { k: 'view', type, bytes: hexBytes(ch, elements * width, r?.bytes) };
+  if (size !== null) node.repeat = Math.floor(size / width);
   const offset = ch.small(3, r && (r.offset ?? 0) / width) * width;
   if (offset) node.offset = offset;
   if (ch.flag(r?.subclass) && type !== 'Buffer') node.subclass = true;
@@ -120,13 +157,43 @@ const viewSteps = {
   constructor: (ch, s) => ({ op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(globals, s?.value.name) } }),
   'own-length': (ch, s) => ({ op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) } }),
   'to-string-tag': (ch, s) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(tags, s?.value.v) }, enumerable: false }),
-  prototype: (ch, s) => ({ op: 'prototype', of: ch.pick(prototypes, s?.of) }),
+  prototype,
   detach: () => ({ op: 'detach' }),
   'throwing-constructor': () => ({ op: 'define', key: 'constructor', get: { throws: 'constructor getter' } }),
   'buffer-prototype-constructor': (ch, s) => ({ op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: ch.pick(['Uint8Array', 'Object'], s?.value.name) } }),
 };
 
+function prototype(ch, s) {
+  const step = { op: 'prototype', of: ch.pick(prototypes, s?.of) };
+  if (ch.flag(s?.proxy)) step.proxy = true;
+  return step;
+}
+
+// What a getter does to the object being copied before it returns or throws.
+const effects = {
+  delete: (ch, s) => ({ op: 'delete', key: ch.pick(effectKeys, s?.key) }),
+  add: (ch, s) => ({ op: 'set', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 9 } }),
+  hide: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 5 }, enumerable: false }),
+  redefine: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), get: { returns: { k: 'number', v: 7 } } }),
+  prototype,
+  detach: () => ({ op: 'detach', on: 'v' }),
+  resize: () => ({ op: 'resize', on: 'v', to: 1 }),
+};
+
+function effectGetter(ch, s) {
+  const step = { op: 'define', key: ch.pick(effectKeys, s?.key), get: {} };
+  const name = ch.pick(Object.keys(effects), s && stepName(effects, s.get.then[0]));
+  step.get.then = [effects[name](ch, s?.get.then[0])];
+  if (ch.flag(s?.get.throws)) step.get.throws = 'getter';
+  else step.get.returns = { k: 'number', v: 1 };
+  if (ch.flag(s?.enumerable === false)) step.enumerable = false;
+  return step;
+}
+
+const objectSteps = { 'effect-getter': effectGetter, prototype };
+
 const portSteps = {
+  'effect-getter': effectGetter,
   getter: (ch, s) => ({ op: 'define', key: ch.pick(portKeys, s?.key), get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } } }),
   'inherited-setter': (ch, s) => {
     const step = { op: 'inherited-setter', key: ch.pick(portKeys, s?.key) };
@@ -159,14 +226,31 @@ function withSteps(ch, r, node, table, depth) {
   return tamper.length ? { ...node, tamper } : node;
 }
 
-function port(ch, r, depth) {
+function hostProps(ch, r) {
   const count = ch.small(3, r?.props.length);
   const props = [];
   for (let i = 0; i < count; i++) {
     const [key, value] = r?.props[i] ?? [];
     props.push([ch.pick(portKeys, key), primitive(ch, value)]);
   }
-  return withSteps(ch, r, { k: 'port', props }, portSteps, depth);
+  return props;
+}
+
+function port(ch, r, depth) {
+  return withSteps(ch, r, { k: 'port', props: hostProps(ch, r) }, portSteps, depth);
+}
+
+function host(ch, r, depth) {
+  const type = ch.pick(Object.keys(hostTypes), r?.type);
+  return withSteps(ch, r, { k: 'host', type, props: hostProps(ch, r) }, portSteps, depth);
+}
+
+function shapes(ch, r) {
+  const names = ch.pick(shapeKeys, r?.keys);
+  const rows = list(ch, r?.rows, 4, (row) => names.map((_, j) => ch.pick(representations, row?.[j])));
+  const then = rows.length ? list(ch, r?.then, 3, (c) =>
+    [ch.small(3, c?.[0]) % rows.length, ch.pick(names, c?.[1]), ch.pick(representations, c?.[2])]) : [];
+  return { k: 'shapes', keys: names, rows, then };
 }
 
 const primitives = {
@@ -206,10 +290,10 @@ const kinds = {
     return { k: 'regexp', source, flags };
   },
   boxed: (ch, r) => ({ k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of) }),
-  object: (ch, r, depth) => ({
+  object: (ch, r, depth) => withSteps(ch, r, {
     k: 'object',
     props: list(ch, r?.props, 4, (p) => [ch.pick(keys, p?.[0]), node(ch, p?.[1], depth + 1)]),
-  }),
+  }, objectSteps, depth),
   array: (ch, r, depth) => {
     const items = list(ch, r?.items, 5, (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
     const extra = ch.small(7, r && (r.length ?? items.length) - items.length);
@@ -218,20 +302,36 @@ const kinds = {
   map: (ch, r, depth) => ({ k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]) }),
   set: (ch, r, depth) => ({ k: 'set', values: list(ch, r?.values, 3, (v) => node(ch, v, depth + 1)) }),
   error: (ch, r, depth) => {
-    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: string(ch, r && { v: r.message }).v };
+    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: text(ch, r?.message) };
     if (ch.flag(r?.cause !== undefined)) error.cause = node(ch, r?.cause, depth + 1);
     if (ch.flag(r?.stack === false)) error.stack = false;
     return error;
   },
   ref: (ch, r) => ({ k: 'ref', to: ch.small(255, r?.to) % Math.max(1, ch.ids) }),
+  host,
+  nest: (ch, r) => ({ k: 'nest', in: ch.pick(Object.keys(nestings), r?.in), depth: ch.pick(depths, r?.depth),
+    leaf: primitive(ch, r?.leaf) }),
+  // At most 10000 numbers set: more would outlast a fuzzer's time limit per input.
+  range: (ch, r) => {
+    const lengths = [1000, 10000, 100000];
+    const capped = (n, every) => Math.min(n, 10000 * every);
+    const node = { k: 'range', n: ch.pick(lengths, r && lengths.find((n) => capped(n, r.every) === r.n)) };
+    node.every = ch.pick([1, 2, 1000], r?.every);
+    node.n = capped(node.n, node.every);
+    if (ch.flag(r?.double)) node.double = true;
+    return node;
+  },
+  shapes,
 };
 
-const containers = new Set(['object', 'array', 'map', 'set', 'error']);
-const referable = new Set(['object', 'array', 'map', 'set']);
+// Host objects come in five types: met as often as the other kinds each.
+const weighted = [...Object.keys(kinds), 'host', 'host'];
+const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
+const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
 function node(ch, r, depth) {
   // Deep down, containers give way to leaves; references need an earlier id.
-  const names = Object.keys(kinds).filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
+  const names = weighted.filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
   const kind = ch.pick(names, r?.k);
   const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
   const id = withId ? ch.ids++ : undefined;
@@ -250,4 +350,12 @@ function encodeRecipe(recipe) {
   return Buffer.from(ch.out);
 }
 
-module.exports = { decodeRecipe, encodeRecipe };
+// Grammar parts that other generators (the fast-check arbitraries) draw from
+// bytes, so that both engines reach the same classes the same way.
+const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype, effectGetter };
+
+function decodePart(name, bytes) {
+  return parts[name](new Decoder(bytes), undefined, 0);
+}
+
+module.exports = { decodeRecipe, encodeRecipe, decodePart, integerKeys };

@@ -14,6 +14,14 @@ const { kinds, applyTamper } = require('./kinds');
 const helpers = {
   fill: 'const fill = (buffer, offset, hex) => ' +
     '(new Uint8Array(buffer).set(Buffer.from(hex, \'hex\'), offset), buffer);',
+  nest: 'const nest = (v, depth, wrap) => { for (let i = 0; i < depth; i++) v = wrap(v); return v; };',
+  // String shapes: a concatenation, a slice of a longer string, a string
+  // made by Buffer#toString (external when long), and a copy used as a
+  // property key (internalized, leaving the copy thin).
+  cons: 'const cons = (s) => s.slice(0, s.length >> 1) + s.slice(s.length >> 1);',
+  sliced: 'const sliced = (s) => (\'\\u0000\'.repeat(16) + s).slice(16);',
+  external: 'const external = (s) => Buffer.from(s, \'utf16le\').toString(\'utf16le\');',
+  thin: 'const thin = (s) => { const t = (\' \' + s).slice(1); ({})[t] = 0; return t; };',
 };
 
 function compileRecipe(recipe) {

@@ -2,6 +2,7 @@
 // One entry per recipe kind: `emit(recipe, path, gen)` returns a JavaScript
 // expression (or, for kinds with `binds`, the variable it declared).
 const { RecipeError } = require('./errors');
+const { hostTypes } = require('./hosts');
 
 const lit = (v) => JSON.stringify(v);
 
@@ -21,6 +22,18 @@ const errorTypes = ['Error', 'EvalError', 'RangeError', 'ReferenceError', 'Synta
 const globals = new Set([...viewTypes, ...errorTypes, 'Object', 'Array', 'Map', 'Set', 'Date',
   'RegExp', 'ArrayBuffer', 'SharedArrayBuffer', 'Number', 'String', 'Boolean', 'BigInt',
   'Function', 'Symbol', 'MessagePort']);
+
+// V8 string representations a `string` recipe can ask for (helpers in codegen.js).
+const stringShapes = ['cons', 'sliced', 'external', 'thin'];
+
+// Containers a `nest` recipe wraps its leaf in.
+const nestings = {
+  object: '(v) => ({ a: v })',
+  array: '(v) => [v]',
+  map: '(v) => new Map([[0, v]])',
+  set: '(v) => new Set([v])',
+  host: `(v) => Object.assign(${hostTypes['secret-key']}, { a: v })`,
+};
 
 function check(ok, path, message) {
   if (!ok) throw new RecipeError(path, message);
@@ -86,9 +99,15 @@ const kinds = {
     check(typeof r.v === 'string' && /^-?\d+$/.test(r.v), path, '"v" must be a decimal string');
     return `${r.v}n`;
   }),
-  string: primitive((r, path) => {
+  // `repeat` makes the long length classes; `shape` the V8 string
+  // representation the codec meets (see the helpers in codegen.js).
+  string: primitive((r, path, gen) => {
     check(typeof r.v === 'string', path, '"v" must be a string');
-    return lit(r.v);
+    const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
+    const text = times === 1 ? lit(r.v) : `${lit(r.v)}.repeat(${times})`;
+    if (r.shape === undefined || r.shape === 'literal') return text;
+    check(stringShapes.includes(r.shape), path, `"shape" must be one of literal, ${stringShapes.join(', ')}`);
+    return `${gen.helper(r.shape)}(${text})`;
   }),
   symbol: primitive((r) => `Symbol(${lit(String(r.description ?? ''))})`),
   function: primitive(() => '(function f() {})'),
@@ -192,14 +211,17 @@ const kinds = {
   view: primitive((r, path, gen) => {
     check(viewTypes.includes(r.type), path, `"type" must be one of ${viewTypes.join(', ')}`);
     const bytes = hex(r.bytes ?? '', path);
-    const size = bytes.length / 2;
+    // `repeat` repeats the bytes, for views of 64 KiB and more.
+    const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
+    const content = times === 1 ? lit(bytes) : `${lit(bytes)}.repeat(${times})`;
+    const size = bytes.length / 2 * times;
     const width = bytesPerElement[r.type] ?? 1;
     check(size % width === 0, path, `${r.type} needs a multiple of ${width} bytes`);
     const offset = count(r.offset ?? 0, path, 'offset');
     check(offset % width === 0, path, `a ${r.type} offset must be a multiple of ${width}`);
-    if (r.type === 'Buffer' && r.pooled) return `Buffer.from(${lit(bytes)}, 'hex')`;
+    if (r.type === 'Buffer' && r.pooled) return `Buffer.from(${content}, 'hex')`;
     const backing = r.buffer !== undefined ? gen.emit(r.buffer, `${path}.buffer`) :
-      `${gen.helper('fill')}(new ArrayBuffer(${offset + size + count(r.slack ?? 0, path, 'slack')}), ${offset}, ${lit(bytes)})`;
+      `${gen.helper('fill')}(new ArrayBuffer(${offset + size + count(r.slack ?? 0, path, 'slack')}), ${offset}, ${content})`;
     // A length-tracking view follows a resizable buffer's size: no length argument.
     const length = r.lengthTracking ? '' : `, ${size / width}`;
     if (r.type === 'Buffer') return `Buffer.from(${backing}, ${offset}${length})`;
@@ -219,11 +241,89 @@ const kinds = {
       return name;
     },
   },
+
+  // Other host objects (KeyObjects, X509Certificate) and the WebAssembly.Module.
+  host: {
+    binds: true,
+    emit(r, path, gen) {
+      check(Object.hasOwn(hostTypes, r.type), path, `"type" must be one of ${Object.keys(hostTypes).join(', ')}`);
+      const name = gen.bind(r, path, hostTypes[r.type]);
+      props(name, r, path, gen);
+      return name;
+    },
+  },
+
+  // `leaf` wrapped `depth` times in a container, up to and past the stack limit.
+  nest: primitive((r, path, gen) => {
+    check(Object.hasOwn(nestings, r.in), path, `"in" must be one of ${Object.keys(nestings).join(', ')}`);
+    const depth = count(r.depth, path, 'depth');
+    check(depth <= 100000, path, '"depth" must be at most 100000');
+    const leaf = r.leaf === undefined ? 'null' : gen.emit(r.leaf, `${path}.leaf`);
+    return `${gen.helper('nest')}(${leaf}, ${depth}, ${nestings[r.in]})`;
+  }),
+
+  // A long array of numbers: packed (`every` 1, written dense) or holey with
+  // every `every`-th index set (written sparse); doubles or small integers.
+  range: primitive((r, path) => {
+    const n = count(r.n, path, 'n');
+    check(n <= 1 << 24, path, '"n" must be at most 2^24');
+    const every = r.every === undefined ? 1 : count(r.every, path, 'every');
+    const item = r.double ? 'i + 0.5' : 'i';
+    if (every <= 1) return `Array.from({ length: ${n} }, (_, i) => ${item})`;
+    return `((a) => { for (let i = 0; i < ${n}; i += ${every}) a[i] = ${item}; return a; })(new Array(${n}))`;
+  }),
+
+  // Objects made alike (same keys, same order), so that they share a hidden
+  // class, then changed (`then`: [row, key, recipe]) so that V8 generalizes
+  // or deprecates it before the value is sent.
+  shapes: {
+    binds: true,
+    emit(r, path, gen) {
+      const name = gen.bind(r, path, '[]');
+      const keys = entries(r.keys, path, 'keys');
+      for (const [i, row] of entries(r.rows, path, 'rows').entries()) {
+        check(Array.isArray(row) && row.length === keys.length, `${path}.rows[${i}]`, 'a row has one value per key');
+        const object = gen.declare('{}');
+        for (const [j, k] of keys.entries()) {
+          gen.lines.push(`${object}[${key(k, `${path}.keys[${j}]`)}] = ${gen.emit(row[j], `${path}.rows[${i}][${j}]`)};`);
+        }
+        gen.lines.push(`${name}.push(${object});`);
+      }
+      for (const [i, change] of entries(r.then, path, 'then').entries()) {
+        const [row, k, value] = Array.isArray(change) ? change : [];
+        check(Number.isInteger(row) && row >= 0 && row < (r.rows?.length ?? 0), `${path}.then[${i}]`,
+          'a change is [row, key, recipe] naming an existing row');
+        gen.lines.push(`${name}[${row}][${key(k, `${path}.then[${i}]`)}] = ${gen.emit(value, `${path}.then[${i}][2]`)};`);
+      }
+      return name;
+    },
+  },
 };
 
-function getter(step, label, path, gen) {
+// Steps a getter may run on the object being copied (`then`), or on one of
+// its properties (a step with `on`: the key), e.g. deleting a later key or
+// detaching a buffer the serializer has yet to reach.
+const getterSteps = new Set(['set', 'define', 'delete', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions']);
+
+function getterEffects(get, name, path, gen) {
+  const outer = gen.lines;
+  gen.lines = [];
+  try {
+    for (const [i, step] of entries(get.then, path, 'then').entries()) {
+      const where = `${path}.then[${i}]`;
+      check(getterSteps.has(step?.op), where, `a getter runs one of ${[...getterSteps].join(', ')}`);
+      applyTamper(step, step.on === undefined ? name : `${name}[${key(step.on, where)}]`, where, gen);
+    }
+    return gen.lines;
+  } finally {
+    gen.lines = outer;
+  }
+}
+
+function getter(step, label, path, gen, name) {
   const get = step.get;
   const body = [`effects.push(${lit(`get ${label}`)});`];
+  if (get.then !== undefined) body.push(...getterEffects(get, name, `${path}.get`, gen));
   if (get.throws !== undefined) body.push(`throw new Error(${lit(String(get.throws))});`);
   else if (get.returns !== undefined) body.push(`return ${gen.emit(get.returns, `${path}.get.returns`)};`);
   return `get() { ${body.join(' ')} }`;
@@ -235,9 +335,9 @@ function setter(step, label) {
   return `set(value) { ${body.join(' ')} }`;
 }
 
-function descriptor(step, label, path, gen) {
+function descriptor(step, label, path, gen, name) {
   const parts = [];
-  if (step.get) parts.push(getter(step, label, path, gen));
+  if (step.get) parts.push(getter(step, label, path, gen, name));
   else if (step.value !== undefined) parts.push(`value: ${gen.emit(step.value, `${path}.value`)}`);
   else throw new RecipeError(path, 'a "define" step needs "value" or "get"');
   parts.push(`enumerable: ${step.enumerable !== false}`, 'configurable: true');
@@ -263,14 +363,17 @@ const steps = {
   },
   define(step, name, path, gen) {
     const k = key(step.key, path);
-    gen.lines.push(`Object.defineProperty(${name}, ${k}, ${descriptor(step, labelOf(step.key), path, gen)});`);
+    gen.lines.push(`Object.defineProperty(${name}, ${k}, ${descriptor(step, labelOf(step.key), path, gen, name)});`);
   },
   delete(step, name, path, gen) {
     gen.lines.push(`delete ${name}[${key(step.key, path)}];`);
   },
+  // `proxy`: the prototype is a Proxy of it whose reads are recorded.
   prototype(step, name, path, gen) {
     const to = step.of === null ? 'null' : `${globalName(step.of, path)}.prototype`;
-    gen.lines.push(`Object.setPrototypeOf(${name}, ${to});`);
+    const proxy = `new Proxy(${step.of === null ? 'Object.create(null)' : to}, { get(t, k, r) { ` +
+      'effects.push(`proto get ${String(k)}`); return Reflect.get(t, k, r); } })';
+    gen.lines.push(`Object.setPrototypeOf(${name}, ${step.proxy ? proxy : to});`);
   },
   // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
   proto(step, name, path, gen) {
@@ -303,4 +406,4 @@ function applyTamper(step, name, path, gen) {
   apply(step, name, path, gen);
 }
 
-module.exports = { kinds, applyTamper, viewTypes, bytesPerElement, errorTypes };
+module.exports = { kinds, applyTamper, viewTypes, bytesPerElement, errorTypes, stringShapes, nestings };

@@ -1,0 +1,162 @@
+'use strict';
+// Which classes of values a run met, and how often: recipe kinds, tampering
+// steps (and what getters do), the value classes the codecs branch on, and
+// the V8 tags of the frames written. The value check counts every input; a
+// process started with IPCFUZZ_COVERAGE_DIR (the Jazzer.js targets, and the
+// fuzz command itself) keeps its counts in a file of that folder, so that the
+// fuzz command can add up all engines. A class never met shows as zero.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { kinds } = require('./recipes/kinds');
+const { hostTypes } = require('./recipes/hosts');
+const { tags } = require('./wire');
+const { annotateFrame } = require('./annotate');
+
+const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
+  'preventExtensions'];
+const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'throw'];
+const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992', '-0', '01',
+  '1e3'];
+const lengthClasses = [0, 1, 63, 64, 65, 4096, 65536, 1 << 20];
+
+// Every row the view prints, so that what was never met shows as zero.
+const groups = {
+  kind: Object.keys(kinds),
+  step: stepOps,
+  'getter effect': getterEffects,
+  'integer key': integerKeys,
+  host: ['port', ...Object.keys(hostTypes)],
+  'prototype of': ['view type', 'Object', 'Array', 'null', 'Proxy'],
+  'string length': lengthClasses.map(String),
+  'string shape': ['literal', 'cons', 'sliced', 'external', 'thin', 'two-byte', 'lone surrogate'],
+  message: ['primitive'],
+  depth: ['nest 2-100', 'nest 1000', 'nest 10000+'],
+  array: ['long packed', 'long holey'],
+  view: ['around 64 KiB', 'MiB'],
+  'hidden class': ['shared', 'changed'],
+  // Tags that start a value (end tags, the header and padding are not values).
+  tag: [...new Set(Object.values(tags))].filter((t) => !t.startsWith('end-') && t !== 'version' && t !== 'padding'),
+};
+
+const counts = new Map();
+let flushedAt = 0;
+
+function add(group, name, n = 1) {
+  const k = `${group}\t${name}`;
+  counts.set(k, (counts.get(k) ?? 0) + n);
+}
+
+function lengthClass(n) {
+  return lengthClasses.includes(n) ? String(n) : null;
+}
+
+function countNode(node, top) {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) countNode(item, false);
+    return;
+  }
+  if (typeof node.k === 'string') countKind(node, top);
+  if (typeof node.op === 'string') countStep(node);
+  for (const value of Object.values(node)) countNode(value, false);
+}
+
+function countKind(node, top) {
+  add('kind', node.k);
+  if (top && ['undefined', 'null', 'bool', 'number', 'bigint', 'string'].includes(node.k)) add('message', 'primitive');
+  for (const [key] of Array.isArray(node.props) ? node.props : []) if (integerKeys.includes(key)) add('integer key', key);
+  if (node.k === 'port') add('host', 'port');
+  if (node.k === 'host') add('host', node.type);
+  if (node.k === 'string' && typeof node.v === 'string') {
+    const cls = lengthClass(node.v.length * (node.repeat ?? 1));
+    if (cls) add('string length', cls);
+    add('string shape', node.shape ?? 'literal');
+    if (/[^\u0000-\u00ff]/.test(node.v)) add('string shape', 'two-byte');
+    if (/[\ud800-\udfff]/.test(node.v.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) add('string shape', 'lone surrogate');
+  }
+  if (node.k === 'nest') add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
+  if (node.k === 'range' && node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
+  if (node.k === 'view' && typeof node.bytes === 'string') {
+    const size = node.bytes.length / 2 * (node.repeat ?? 1);
+    if (Math.abs(size - 65536) <= 8) add('view', 'around 64 KiB');
+    if (size >= 1 << 20) add('view', 'MiB');
+  }
+  if (node.k === 'shapes' && node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');
+}
+
+function countStep(step) {
+  add('step', step.op);
+  if (step.op === 'prototype') {
+    const of = step.proxy ? 'Proxy' : step.of === null ? 'null' : ['Object', 'Array'].includes(step.of) ? step.of : 'view type';
+    add('prototype of', of);
+  }
+  if (step.get?.then) for (const effect of step.get.then) add('getter effect', effect.op);
+  if (step.get?.throws !== undefined) add('getter effect', 'throw');
+}
+
+function countFrame(hex) {
+  // Large frames (long arrays, MiB strings) would cost more to annotate than to fuzz.
+  if (typeof hex !== 'string' || hex.length > 1 << 17) return;
+  for (const value of annotateFrame(Buffer.from(hex, 'hex')).values) add('tag', value.tag);
+}
+
+// Counts one value check's input and the frames both codecs wrote.
+function countValue(result) {
+  countNode(result.input?.recipe, true);
+  const { a, b } = result.outcomes?.serialize ?? {};
+  countFrame(a?.bytes);
+  if (b?.bytes !== a?.bytes) countFrame(b?.bytes);
+  const dir = process.env.IPCFUZZ_COVERAGE_DIR;
+  if (dir && Date.now() - flushedAt > 2000) flush(dir);
+}
+
+function flush(dir) {
+  flushedAt = Date.now();
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
+  } catch {
+    // Coverage is a view of the run, never a reason to stop it.
+  }
+}
+
+process.on('exit', () => {
+  if (process.env.IPCFUZZ_COVERAGE_DIR && counts.size) flush(process.env.IPCFUZZ_COVERAGE_DIR);
+});
+
+// Starts a run's coverage folder afresh; processes started afterwards inherit it.
+function collectInto(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  process.env.IPCFUZZ_COVERAGE_DIR = dir;
+}
+
+// All processes' counts, added up.
+function gather(dir = process.env.IPCFUZZ_COVERAGE_DIR) {
+  const total = new Map(counts);
+  if (!dir) return total;
+  for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (file === `${process.pid}.json` || !file.endsWith('.json')) continue;
+    try {
+      for (const [k, n] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')))) {
+        total.set(k, (total.get(k) ?? 0) + n);
+      }
+    } catch {
+      // A file being written as the run ends is left out.
+    }
+  }
+  return total;
+}
+
+// The view printed at the end of a run: one line per group, zeros first.
+function renderCoverage(total = gather()) {
+  const lines = ['value classes met (× times; 0 = never):'];
+  for (const [group, names] of Object.entries(groups)) {
+    const cells = names.map((name) => [name, total.get(`${group}\t${name}`) ?? 0]).sort((x, y) => x[1] - y[1]);
+    lines.push(`  ${group}: ${cells.map(([name, n]) => `${name} ${n}`).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+module.exports = { countValue, collectInto, gather, renderCoverage, groups };
