@@ -12,12 +12,11 @@ const { kinds } = require('./recipes/kinds');
 const { hostTypes } = require('./recipes/hosts');
 const { tags } = require('./wire');
 const { annotateFrame } = require('./annotate');
+const { integerKeyClasses } = require('./recipes/vocabulary');
 
 const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
   'preventExtensions'];
 const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'throw'];
-const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992', '-0', '01',
-  '1e3'];
 const lengthClasses = [0, 1, 63, 64, 65, 4096, 65536, 1 << 20];
 
 // Every row the view prints, so that what was never met shows as zero.
@@ -25,7 +24,7 @@ const groups = {
   kind: Object.keys(kinds),
   step: stepOps,
   'getter effect': getterEffects,
-  'integer key': integerKeys,
+  'integer key': integerKeyClasses,
   host: ['port', ...Object.keys(hostTypes)],
   'prototype of': ['view type', 'Object', 'Array', 'null', 'Proxy'],
   'string length': lengthClasses.map(String),
@@ -65,7 +64,7 @@ function countNode(node, top) {
 function countKind(node, top) {
   add('kind', node.k);
   if (top && ['undefined', 'null', 'bool', 'number', 'bigint', 'string'].includes(node.k)) add('message', 'primitive');
-  for (const [key] of Array.isArray(node.props) ? node.props : []) if (integerKeys.includes(key)) add('integer key', key);
+  for (const [key] of Array.isArray(node.props) ? node.props : []) if (integerKeyClasses.includes(key)) add('integer key', key);
   if (node.k === 'port') add('host', 'port');
   if (node.k === 'host') add('host', node.type);
   if (node.k === 'string' && typeof node.v === 'string') {

@@ -83,7 +83,17 @@ function readersOf(version) {
   const names = (list) => list.map((r) => r.name).join(', ');
   return [by.length && `read by ${names(by)}`, not.length && `not by ${names(not)}`].filter(Boolean).join('; ');
 }
-const { viewTypes, bytesPerElement } = require('./recipes/kinds');
+// Every ArrayBufferView the IPC codec knows, in the order of its type indices
+// (codecs/js.js keeps its own frozen copy, as lib/v8.js has it).
+const viewTypes = [
+  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'DataView',
+  'Buffer', 'BigInt64Array', 'BigUint64Array', 'Float16Array',
+];
+const bytesPerElement = {
+  Int16Array: 2, Uint16Array: 2, Float16Array: 2, Int32Array: 4, Uint32Array: 4,
+  Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8,
+};
 
 module.exports = {
   tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, knownReaders, readersOf, viewTypes, bytesPerElement,

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const { compileRecipe } = require('../harness/recipes/codegen');
 const { RecipeError } = require('../harness/recipes/errors');
-const { viewTypes, bytesPerElement } = require('../harness/recipes/kinds');
+const { viewTypes, bytesPerElement } = require('../harness/wire');
 const { UsageError } = require('../harness/errors');
 const { fixture, useWorker } = require('./fixtures/helpers');
 

@@ -5,8 +5,12 @@
 // containers, with shared and circular references added afterwards.
 
 const fc = require('fast-check');
-const { viewTypes, bytesPerElement, errorTypes } = require('../recipes/kinds');
-const { decodePart, integerKeys } = require('../recipes/bytes');
+const { errorTypes } = require('../recipes/kinds');
+const { viewTypes, bytesPerElement } = require('../wire');
+const { decodePart } = require('../recipes/bytes');
+const {
+  integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
+} = require('../recipes/vocabulary');
 
 // A part of the byte grammar drawn from bytes (shrinks with them).
 const part = (name, length = 16) => fc.uint8Array({ minLength: length, maxLength: length }).map((b) => decodePart(name, b));
@@ -74,15 +78,15 @@ const arrayBuffer = fc.record({
 
 // Tampering steps that change what a codec reads from a view.
 const viewTamper = fc.oneof(
-  fc.constantFrom('Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView')
+  fc.constantFrom(...constructorNames)
     .map((name) => ({ op: 'set', key: 'constructor', value: global(name) })),
   // Shadowed view fields: what the JS codec read and the native codec does not.
   { weight: 2, arbitrary: fc.record({
     op: fc.constant('define'),
-    key: fc.constantFrom('byteLength', 'byteOffset', 'length', 'buffer'),
+    key: fc.constantFrom(...lengthKeys),
     value: fc.integer({ min: 0, max: 4 }).map(num),
   }) },
-  fc.constantFrom('Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView')
+  fc.constantFrom(...toStringTags)
     .map((tag) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: str(tag), enumerable: false })),
   part('prototype', 2),
   fc.constant({ op: 'detach' }),
@@ -104,7 +108,7 @@ const hostTamper = (keys) => fc.oneof(
 
 // Steps on shared prototypes, undone after each call.
 const globalTamper = fc.oneof(
-  fc.constantFrom('Uint8Array', 'Object').map((name) =>
+  fc.constantFrom(...bufferPrototypeConstructors).map((name) =>
     ({ op: 'proto', of: 'Buffer', key: 'constructor', value: global(name) })),
   fc.constant({ op: 'proto', of: 'Uint8Array', key: 'constructor', value: global('Buffer') }),
 );
@@ -114,11 +118,12 @@ const withTamper = (base, steps, maxLength = 2) =>
 
 // A pooled Buffer whose byteLength or offset is overridden makes the JS codec
 // read neighbouring pool memory, whose contents vary from call to call.
-const readsPastView = (step) => step.op === 'define' && ['byteLength', 'byteOffset', 'length', 'buffer'].includes(step.key);
-const tamperedView = withTamper(view, fc.oneof({ weight: 5, arbitrary: viewTamper }, { weight: 1, arbitrary: globalTamper }))
+const readsPastView = (step) => step.op === 'define' && lengthKeys.includes(step.key);
+const viewOrGlobalTamper = fc.oneof({ weight: 5, arbitrary: viewTamper }, { weight: 1, arbitrary: globalTamper });
+const tamperedView = withTamper(view, viewOrGlobalTamper)
   .filter((v) => !(v.pooled && v.tamper?.some(readsPastView)));
 
-const port = fc.uniqueArray(fc.constantFrom('visible', 'x', 'data', ...integerKeys), { maxLength: 3 }).chain((keys) =>
+const port = fc.uniqueArray(fc.constantFrom(...portKeys), { maxLength: 3 }).chain((keys) =>
   withTamper(
     fc.tuple(...keys.map(() => primitive)).map((values) =>
       ({ k: 'port', props: keys.map((k, i) => [k, values[i]]) })),

@@ -5,8 +5,11 @@
 // are made from recipes, so fuzzing starts from depth). Missing bytes read
 // as zero, so every prefix of an input is an input too.
 
-const { viewTypes, bytesPerElement, errorTypes, stringShapes, nestings } = require('./kinds');
+const { errorTypes, stringShapes, nestings } = require('./kinds');
+const { viewTypes, bytesPerElement } = require('../wire');
 const { hostTypes } = require('./hosts');
+const { integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors } =
+  require('./vocabulary');
 
 class Decoder {
   constructor(bytes) {
@@ -64,18 +67,10 @@ class Encoder {
 
 const kMaxDepth = 4;
 const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53, 0.5];
-// Integer-like keys at every boundary V8 draws: Smi indices, heap-number
-// indices (2^31 to 2^32-2), 2^32-1 and above (named), and look-alikes.
-const integerKeys = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
-  '-0', '01', '1e3', '-1'];
 const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', 'v', ...integerKeys];
-const portKeys = ['visible', 'x', 'data', ...integerKeys];
 // Keys a getter's side effect touches: earlier, later and new ones.
 const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
-const globals = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
-const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
-const tags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
 // Ordinary and null prototypes more often than all view types together.
 const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
 const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 64, 65, 65, 4096, 65536, 1 << 20, 1 << 20];
@@ -154,13 +149,23 @@ function view(ch, r, depth) {
 }
 
 const viewSteps = {
-  constructor: (ch, s) => ({ op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(globals, s?.value.name) } }),
-  'own-length': (ch, s) => ({ op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) } }),
-  'to-string-tag': (ch, s) => ({ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(tags, s?.value.v) }, enumerable: false }),
+  constructor: (ch, s) => ({
+    op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(constructorNames, s?.value.name) },
+  }),
+  'own-length': (ch, s) => ({
+    op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) },
+  }),
+  'to-string-tag': (ch, s) => ({
+    op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(toStringTags, s?.value.v) },
+    enumerable: false,
+  }),
   prototype,
   detach: () => ({ op: 'detach' }),
   'throwing-constructor': () => ({ op: 'define', key: 'constructor', get: { throws: 'constructor getter' } }),
-  'buffer-prototype-constructor': (ch, s) => ({ op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: ch.pick(['Uint8Array', 'Object'], s?.value.name) } }),
+  'buffer-prototype-constructor': (ch, s) => ({
+    op: 'proto', of: 'Buffer', key: 'constructor',
+    value: { k: 'global', name: ch.pick(bufferPrototypeConstructors, s?.value.name) },
+  }),
 };
 
 function prototype(ch, s) {
@@ -358,4 +363,4 @@ function decodePart(name, bytes) {
   return parts[name](new Decoder(bytes), undefined, 0);
 }
 
-module.exports = { decodeRecipe, encodeRecipe, decodePart, integerKeys };
+module.exports = { decodeRecipe, encodeRecipe, decodePart };

@@ -3,19 +3,10 @@
 // expression (or, for kinds with `binds`, the variable it declared).
 const { RecipeError } = require('./errors');
 const { hostTypes } = require('./hosts');
+const { viewTypes, bytesPerElement } = require('../wire');
 
 const lit = (v) => JSON.stringify(v);
 
-// Every ArrayBufferView the IPC codec knows, in the order of its type indices.
-const viewTypes = [
-  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
-  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'DataView',
-  'Buffer', 'BigInt64Array', 'BigUint64Array', 'Float16Array',
-];
-const bytesPerElement = {
-  Int16Array: 2, Uint16Array: 2, Float16Array: 2, Int32Array: 4, Uint32Array: 4,
-  Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8,
-};
 const errorTypes = ['Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError',
   'TypeError', 'URIError'];
 // Names a recipe may use as values (`global`) and whose prototypes steps may touch.
@@ -406,4 +397,4 @@ function applyTamper(step, name, path, gen) {
   apply(step, name, path, gen);
 }
 
-module.exports = { kinds, applyTamper, viewTypes, bytesPerElement, errorTypes, stringShapes, nestings };
+module.exports = { kinds, applyTamper, errorTypes, stringShapes, nestings };

@@ -1,0 +1,26 @@
+'use strict';
+// The words recipes are drawn from where a codec branches on names: keys and
+// the values of tampering steps. One list each, shared by the byte grammar
+// (bytes.js), the fast-check arbitraries (arbitraries/recipes.js) and the
+// coverage view (coverage.js), so all three speak of the same classes.
+
+// Integer-like keys at every boundary V8 draws: Smi indices, heap-number
+// indices (2^31 to 2^32-2), 2^32-1 and above (named), and look-alikes. The
+// coverage view counts each of these classes.
+const integerKeyClasses = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
+  '-0', '01', '1e3'];
+const integerKeys = [...integerKeyClasses, '-1'];
+// Own keys of a host object (a MessagePort), whose copy runs getters.
+const portKeys = ['visible', 'x', 'data', ...integerKeys];
+// What a `constructor` step sets on a view: the JS codec classified by it.
+const constructorNames = ['Uint8Array', 'Buffer', 'Int8Array', 'Float64Array', 'Object', 'DataView'];
+// Own properties that shadow a view's extent: the JS codec read them.
+const lengthKeys = ['byteLength', 'byteOffset', 'length', 'buffer'];
+// Symbol.toStringTag values given to a view: view names and one no codec knows.
+const toStringTags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
+// What Buffer.prototype.constructor becomes for one codec call.
+const bufferPrototypeConstructors = ['Uint8Array', 'Object'];
+
+module.exports = {
+  integerKeyClasses, integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
+};
