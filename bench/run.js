@@ -81,7 +81,9 @@ function chartOf(results, binaries, meta) {
 // The coverage view over every value-target run (runs saved before it have none).
 function valueClasses(runs = []) {
   const total = new Map();
-  for (const run of runs) for (const [k, n] of Object.entries(run.coverage ?? {})) total.set(k, (total.get(k) ?? 0) + n);
+  for (const run of runs) {
+    for (const [k, n] of Object.entries(run.coverage ?? {})) total.set(k, (total.get(k) ?? 0) + n);
+  }
   return renderCoverage(total);
 }
 

@@ -48,7 +48,8 @@ function* roundtrip(input) {
   if (serialized.kind !== 'ok') return { type: 'roundtrip', input, outcomes, differences: [] };
   const [ra, rb] = yield both({ op: 'roundtrip', bytes: serialized.bytes.slice(8) });
   outcomes.roundtrip = { a: ra, b: rb };
-  return { type: 'roundtrip', input, outcomes, differences: compareOutcomes('roundtrip', 'decode and re-encode', ra, rb) };
+  const differences = compareOutcomes('roundtrip', 'decode and re-encode', ra, rb);
+  return { type: 'roundtrip', input, outcomes, differences };
 }
 
 // input: { bytes (hex), chunks: [sizes] }: a byte stream cut into reads of

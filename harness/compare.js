@@ -18,7 +18,9 @@
 
 const { annotateFrame, fieldsAround } = require('./annotate');
 
-const tiers = ['crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing'];
+const tiers = [
+  'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
+];
 const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
 
 function errorLabel(error) {
@@ -99,7 +101,8 @@ function compareOutcomes(op, where, oa, ob) {
     const la = errorLabel(oa.error);
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
-  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes && numbersAsWritten(oa.bytes) !== numbersAsWritten(ob.bytes)) {
+  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes &&
+      numbersAsWritten(oa.bytes) !== numbersAsWritten(ob.bytes)) {
     const offset = firstByteDifference(oa.bytes, ob.bytes);
     const field = differingField(oa.bytes, ob.bytes, offset);
     out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));

@@ -64,17 +64,21 @@ function countNode(node, top) {
 function countKind(node, top) {
   add('kind', node.k);
   if (top && ['undefined', 'null', 'bool', 'number', 'bigint', 'string'].includes(node.k)) add('message', 'primitive');
-  for (const [key] of Array.isArray(node.props) ? node.props : []) if (integerKeyClasses.includes(key)) add('integer key', key);
+  for (const [key] of Array.isArray(node.props) ? node.props : []) {
+    if (integerKeyClasses.includes(key)) add('integer key', key);
+  }
   if (node.k === 'port') add('host', 'port');
   if (node.k === 'host') add('host', node.type);
   if (node.k === 'string' && typeof node.v === 'string') {
     const cls = lengthClass(node.v.length * (node.repeat ?? 1));
     if (cls) add('string length', cls);
     add('string shape', node.shape ?? 'literal');
-    if (/[^\u0000-\u00ff]/.test(node.v)) add('string shape', 'two-byte');
+    if (/[\u0100-\uffff]/.test(node.v)) add('string shape', 'two-byte');
     if (/[\ud800-\udfff]/.test(node.v.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) add('string shape', 'lone surrogate');
   }
-  if (node.k === 'nest') add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
+  if (node.k === 'nest') {
+    add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
+  }
   if (node.k === 'range' && node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
   if (node.k === 'view' && typeof node.bytes === 'string') {
     const size = node.bytes.length / 2 * (node.repeat ?? 1);
@@ -87,8 +91,8 @@ function countKind(node, top) {
 function countStep(step) {
   add('step', step.op);
   if (step.op === 'prototype') {
-    const of = step.proxy ? 'Proxy' : step.of === null ? 'null' : ['Object', 'Array'].includes(step.of) ? step.of : 'view type';
-    add('prototype of', of);
+    const ordinary = ['Object', 'Array'].includes(step.of) ? step.of : 'view type';
+    add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);
   }
   if (step.get?.then) for (const effect of step.get.then) add('getter effect', effect.op);
   if (step.get?.throws !== undefined) add('getter effect', 'throw');

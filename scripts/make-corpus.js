@@ -18,6 +18,7 @@ const { applyCorruption } = require('../harness/corrupt');
 const { tags } = require('../harness/wire');
 const { Session } = require('../harness/session');
 const { root } = require('../harness/binaries');
+const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
 
 const corpus = path.join(root, 'corpus');
 const num = (v) => ({ k: 'number', v });
@@ -25,10 +26,14 @@ const global = (name) => ({ k: 'global', name });
 
 // The cases reviewers care about, written so the byte grammar can express them.
 const reviewCases = [
-  { k: 'view', type: 'Buffer', bytes: '616263', tamper: [{ op: 'set', key: 'constructor', value: global('Uint8Array') }] },
-  { k: 'view', type: 'Uint8Array', bytes: '010203', tamper: [{ op: 'set', key: 'constructor', value: global('Buffer') }] },
-  { k: 'view', type: 'Buffer', bytes: '78', tamper: [{ op: 'proto', of: 'Buffer', key: 'constructor', value: global('Uint8Array') }] },
-  { k: 'port', props: [['visible', num(1)]], tamper: [{ op: 'inherited-setter', key: 'visible', throws: 'setter called' }] },
+  { k: 'view', type: 'Buffer', bytes: '616263',
+    tamper: [{ op: 'set', key: 'constructor', value: global('Uint8Array') }] },
+  { k: 'view', type: 'Uint8Array', bytes: '010203',
+    tamper: [{ op: 'set', key: 'constructor', value: global('Buffer') }] },
+  { k: 'view', type: 'Buffer', bytes: '78',
+    tamper: [{ op: 'proto', of: 'Buffer', key: 'constructor', value: global('Uint8Array') }] },
+  { k: 'port', props: [['visible', num(1)]],
+    tamper: [{ op: 'inherited-setter', key: 'visible', throws: 'setter called' }] },
   { k: 'view', type: 'Float16Array', bytes: '003c', offset: 2 },
   { k: 'view', type: 'Float64Array', bytes: '000000000000f03f' },
   { k: 'view', type: 'DataView', bytes: '0102' },
@@ -36,7 +41,8 @@ const reviewCases = [
   { k: 'object', props: [['a', { k: 'array', items: [num(1), { k: 'hole' }, { k: 'string', v: 'x' }] }],
     ['b', { k: 'map', entries: [[num(1), { k: 'set', values: [{ k: 'bigint', v: '-5' }] }]] }],
     ['x', { k: 'error', type: 'TypeError', message: 'm', cause: { k: 'null' } }]] },
-  { k: 'object', id: 0, props: [['a', { k: 'ref', to: 0 }], ['b', { k: 'date', v: 0 }], ['x', { k: 'regexp', source: 'a', flags: '' }]] },
+  { k: 'object', id: 0,
+    props: [['a', { k: 'ref', to: 0 }], ['b', { k: 'date', v: 0 }], ['x', { k: 'regexp', source: 'a', flags: '' }]] },
   { k: 'arraybuffer', bytes: '0102', maxByteLength: 8 },
   { k: 'boxed', of: { k: 'string', v: 'é' } },
 ];
@@ -53,7 +59,8 @@ const classCases = [
   { k: 'host', type: 'wasm-module', props: [] },
   { k: 'object', props: [['9007199254740992', num(1)], ['-0', num(2)], ['1e3', num(3)]] },
   { k: 'port', props: ab, tamper: [getter('x', { op: 'delete', key: 'visible' })] },
-  { k: 'host', type: 'public-key', props: ab, tamper: [getter('g', { op: 'define', key: 'visible', value: num(5), enumerable: false })] },
+  { k: 'host', type: 'public-key', props: ab,
+    tamper: [getter('g', { op: 'define', key: 'visible', value: num(5), enumerable: false })] },
   { k: 'object', props: ab, tamper: [getter('x', { op: 'set', key: 'b', value: num(9) }, { throws: 'getter' })] },
   { k: 'object', props: [['v', { k: 'view', type: 'Uint8Array', bytes: '0102' }]],
     tamper: [getter('a', { op: 'detach', on: 'v' })] },
@@ -69,7 +76,8 @@ const classCases = [
   { k: 'range', n: 100000, every: 1000 },
   { k: 'range', n: 10000, every: 1 },
   { k: 'view', type: 'Uint8Array', bytes: '07', repeat: 65536 },
-  { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(1.5)], [num(1), num(1.5)]], then: [[1, 'x', { k: 'object', props: [] }]] },
+  { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(1.5)], [num(1), num(1.5)]],
+    then: [[1, 'x', { k: 'object', props: [] }]] },
 ];
 
 // A small deterministic generator, so the corpus is the same on every machine.
@@ -138,14 +146,14 @@ async function main() {
     const random = pseudoRandomBytes(1);
     for (let i = 0; i < 4000 && frames.length < 80; i++) await keep(decodeRecipe(random.next().value), false);
 
-    for (const frame of frames) save('frame', Buffer.concat([Buffer.from([0]), frame]));
+    for (const frame of frames) save('frame', frameSeed(frame));
     for (const [i, c] of corruptions.entries()) {
       const frame = applyCorruption(frames[i % frames.length], c);
-      save('frame', Buffer.concat([Buffer.from([0]), frame]));
+      save('frame', frameSeed(frame));
     }
     for (let i = 0; i + 2 < frames.length; i += 3) {
       const sizes = [2, frames[i].length, 1];
-      save('stream', Buffer.concat([Buffer.from([sizes.length, ...sizes.map((s) => s % 32)]), frames[i], frames[i + 1], frames[i + 2]]));
+      save('stream', streamSeed(Buffer.concat([frames[i], frames[i + 1], frames[i + 2]]), sizes.map((s) => s % 32)));
     }
     writeDictionary();
     console.log(`corpus: ${count('value')} value, ${count('frame')} frame, ${count('stream')} stream seeds; ${covered.size} tag pairs`);

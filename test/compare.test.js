@@ -14,13 +14,17 @@ const read = (delivered, extra) => ({ delivered: delivered.map(tree), buffering:
 
 describe('compare', function () {
   it('knows the nine tiers in order of severity', function () {
-    assert.deepEqual(tiers, ['crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing']);
+    assert.deepEqual(tiers, [
+      'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
+    ]);
   });
 
   describe('compareOutcomes', function () {
     it('finds nothing in equal outcomes', function () {
-      assert.deepEqual(compareOutcomes('serialize', 'w', ok({ bytes: 'aa', effects: ['get x'] }), ok({ bytes: 'aa', effects: ['get x'] })), []);
-      assert.deepEqual(compareOutcomes('deserialize', 'w', ok({ tree: tree({ a: 1 }) }), ok({ tree: tree({ a: 1 }) })), []);
+      const written = () => ok({ bytes: 'aa', effects: ['get x'] });
+      assert.deepEqual(compareOutcomes('serialize', 'w', written(), written()), []);
+      const read = () => ok({ tree: tree({ a: 1 }) });
+      assert.deepEqual(compareOutcomes('deserialize', 'w', read(), read()), []);
       assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'), reject('TypeError')), []);
     });
 
@@ -56,7 +60,8 @@ describe('compare', function () {
       const [d] = compareOutcomes('deserialize', 'w', reject('Error', 'ERR_A'), reject('Error', 'ERR_B'));
       assert.equal(d.tier, 'error-identity');
       assert.deepEqual([d.a.code, d.b.code], ['ERR_A', 'ERR_B']);
-      assert.deepEqual(tiersOf(compareOutcomes('deserialize', 'w', reject('TypeError'), reject('RangeError'))), ['error-identity']);
+      const differences = compareOutcomes('deserialize', 'w', reject('TypeError'), reject('RangeError'));
+      assert.deepEqual(tiersOf(differences), ['error-identity']);
       // The message is not part of the identity.
       assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'),
         { kind: 'reject', error: { name: 'TypeError', message: 'other words' } }), []);
@@ -93,16 +98,18 @@ describe('compare', function () {
     // A differing `proto` entry must be named proto, not by its index ("0"),
     // or prototype differences would land in the value tier.
     it('puts a difference in prototype chain or view kind in the classification tier', function () {
-      const [byProto] = compareOutcomes('deserialize', 'w', ok({ tree: tree(Buffer.from([1])) }), ok({ tree: tree(new Uint8Array([1])) }));
+      const decoded = (value) => ok({ tree: tree(value) });
+      const [byProto] = compareOutcomes('deserialize', 'w', decoded(Buffer.from([1])), decoded(new Uint8Array([1])));
       assert.equal(byProto.tier, 'classification');
-      const [byKind] = compareOutcomes('deserialize', 'w', ok({ tree: tree(new Int8Array(1)) }), ok({ tree: tree(new Uint8Array(1)) }));
+      const [byKind] = compareOutcomes('deserialize', 'w', decoded(new Int8Array(1)), decoded(new Uint8Array(1)));
       assert.equal(byKind.tier, 'classification');
-      const [nullProto] = compareOutcomes('deserialize', 'w', ok({ tree: tree({}) }), ok({ tree: tree(Object.create(null)) }));
+      const [nullProto] = compareOutcomes('deserialize', 'w', decoded({}), decoded(Object.create(null)));
       assert.equal(nullProto.tier, 'classification');
     });
 
     it('puts any other tree difference in the value tier', function () {
-      const cases = [[1, 2], [-0, 0], ['a', 'b'], [{ a: 1 }, { a: 2 }], [new Uint8Array([1]), new Uint8Array([2])], [[1, 2], [1]]];
+      const cases = [[1, 2], [-0, 0], ['a', 'b'], [{ a: 1 }, { a: 2 }], [new Uint8Array([1]), new Uint8Array([2])],
+        [[1, 2], [1]]];
       for (const [x, y] of cases) {
         assert.deepEqual(tiersOf(compareOutcomes('deserialize', 'w', ok({ tree: tree(x) }), ok({ tree: tree(y) }))), ['value'], `${x} vs ${y}`);
       }
@@ -115,7 +122,8 @@ describe('compare', function () {
       assert.equal(d.tier, 'effects');
       assert.match(d.signature, /^effects\/serialize\//);
       assert.match(d.detail, /get byteLength/);
-      const both = compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa', effects: ['x'] }), ok({ bytes: 'bb', effects: [] }));
+      const both = compareOutcomes('serialize', 'serialize',
+        ok({ bytes: 'aa', effects: ['x'] }), ok({ bytes: 'bb', effects: [] }));
       assert.deepEqual(tiersOf(both), ['bytes', 'effects']);
     });
   });
@@ -159,9 +167,11 @@ describe('compare', function () {
 
     it('compares errors raised by a read like rejections', function () {
       const err = (code) => ({ name: 'Error', code, message: 'm' });
-      assert.deepEqual(tiersOf(compareReads([read([], { error: err('A') })], [read([], { error: err('B') })])), ['error-identity']);
+      const reads = compareReads([read([], { error: err('A') })], [read([], { error: err('B') })]);
+      assert.deepEqual(tiersOf(reads), ['error-identity']);
       assert.deepEqual(tiersOf(compareReads([read([], { error: err('A') })], [read([])])), ['acceptance']);
-      assert.deepEqual(compareReads([read([1]), read([], { error: err('A') })], [read([1]), read([], { error: err('A') })]), []);
+      const same = () => [read([1]), read([], { error: err('A') })];
+      assert.deepEqual(compareReads(same(), same()), []);
     });
   });
 
@@ -189,11 +199,13 @@ describe('compare', function () {
     it('error-identity: both reject host tag 2, with different codes', async function () {
       const result = await session.check('frame', { bytes: frame('ff0f 5c02 49') });
       assert.deepEqual(tiersOf(result.differences), ['error-identity']);
-      assert.deepEqual([result.differences[0].a.code, result.differences[0].b.code], ['ERR_INTERNAL_ASSERTION', 'ERR_INVALID_STATE']);
+      const [first] = result.differences;
+      assert.deepEqual([first.a.code, first.b.code], ['ERR_INTERNAL_ASSERTION', 'ERR_INVALID_STATE']);
     });
 
     it('bytes: js writes an own byteLength property, native the real one', async function () {
-      const result = await session.check('value', { recipe: u8([{ op: 'define', key: 'byteLength', value: { k: 'number', v: 1 } }]) });
+      const recipe = u8([{ op: 'define', key: 'byteLength', value: { k: 'number', v: 1 } }]);
+      const result = await session.check('value', { recipe });
       const bytes = result.differences.filter((d) => d.tier === 'bytes');
       assert.equal(bytes.length, 1);
       assert.equal(bytes[0].signature, 'bytes/serialize/host.byteLength');
@@ -216,7 +228,8 @@ describe('compare', function () {
     });
 
     it('effects: js reads an own byteLength getter, native does not', async function () {
-      const result = await session.check('value', { recipe: u8([{ op: 'define', key: 'byteLength', get: { returns: { k: 'number', v: 4 } } }]) });
+      const recipe = u8([{ op: 'define', key: 'byteLength', get: { returns: { k: 'number', v: 4 } } }]);
+      const result = await session.check('value', { recipe });
       assert.deepEqual(tiersOf(result.differences), ['effects']);
       assert.ok(result.outcomes.serialize.a.effects.includes('get byteLength'));
       assert.deepEqual(result.outcomes.serialize.b.effects, []);
@@ -229,12 +242,14 @@ describe('compare', function () {
     });
 
     it('classification: an adapter that decodes Buffers as plain Uint8Arrays', async function () {
-      const result = await checkAgainst(fixture('plain-u8.js'), 'value', { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } });
+      const recipe = { k: 'view', type: 'Buffer', bytes: '0102' };
+      const result = await checkAgainst(fixture('plain-u8.js'), 'value', { recipe });
       assert.deepEqual(tiersOf(result.differences), ['classification']);
     });
 
     it('framing: an adapter whose framer never reports buffering', async function () {
-      const result = await checkAgainst(fixture('no-buffering.js'), 'stream', { bytes: frame('ff0f 4902'), chunks: [2] });
+      const input = { bytes: frame('ff0f 4902'), chunks: [2] };
+      const result = await checkAgainst(fixture('no-buffering.js'), 'stream', input);
       assert.deepEqual(tiersOf(result.differences), ['framing']);
       assert.equal(result.differences[0].where, 'read 1');
       assert.match(result.differences[0].signature, /buffering/);

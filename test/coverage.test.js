@@ -12,8 +12,10 @@ const count = (text, group, name) => Number(new RegExp(`(?:: |, )${name} (\\d+)`
 describe('coverage view', function () {
   it('counts kinds, steps, getter effects, integer keys, host types and the tags written, zeros included', function () {
     const before = coverage.gather(null);
-    const recipe = { k: 'host', type: 'x509', props: [['2147483648', { k: 'string', v: 'a', repeat: 64, shape: 'thin' }]],
-      tamper: [{ op: 'define', key: 'x', get: { then: [{ op: 'delete', key: 'visible' }], throws: 'g' } }] };
+    const recipe = {
+      k: 'host', type: 'x509', props: [['2147483648', { k: 'string', v: 'a', repeat: 64, shape: 'thin' }]],
+      tamper: [{ op: 'define', key: 'x', get: { then: [{ op: 'delete', key: 'visible' }], throws: 'g' } }],
+    };
     // A frame of one int32: ff 0f 49 02.
     coverage.countValue({ input: { recipe }, outcomes: { serialize: { a: { bytes: '00000004ff0f4902' }, b: {} } } });
     const after = coverage.gather(null);

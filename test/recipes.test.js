@@ -79,7 +79,8 @@ describe('recipes', function () {
     });
 
     it('build symbols, functions and globals, which no codec can write', async function () {
-      const out = await Promise.all([{ k: 'symbol', description: 's' }, { k: 'function' }, { k: 'global', name: 'Map' }].map(build));
+      const recipes = [{ k: 'symbol', description: 's' }, { k: 'function' }, { k: 'global', name: 'Map' }];
+      const out = await Promise.all(recipes.map(build));
       for (const { serialized } of out) {
         assert.equal(serialized.kind, 'reject');
         assert.match(serialized.error.message, /could not be cloned/);
@@ -143,7 +144,9 @@ describe('recipes', function () {
     });
 
     it('build every view type with the right element width', async function () {
-      const recipes = viewTypes.map((type) => ({ k: 'view', type, bytes: '01'.repeat(2 * (bytesPerElement[type] ?? 1)) }));
+      const recipes = viewTypes.map((type) => ({
+        k: 'view', type, bytes: '01'.repeat(2 * (bytesPerElement[type] ?? 1)),
+      }));
       const built = await trees(recipes);
       for (const [i, type] of viewTypes.entries()) {
         const tree = built[i];
@@ -249,14 +252,18 @@ describe('recipes', function () {
       // A detached buffer cannot be written; the step did run.
       assert.equal(detached.serialized.kind, 'reject');
       assert.match(detached.serialized.error.message, /detached/i);
-      const [resized] = await trees([{ k: 'arraybuffer', bytes: '01020304', maxByteLength: 8, tamper: [{ op: 'resize', to: 2 }] }]);
+      const [resized] = await trees([{
+        k: 'arraybuffer', bytes: '01020304', maxByteLength: 8, tamper: [{ op: 'resize', to: 2 }],
+      }]);
       assert.deepEqual([resized.byteLength, resized.bytes], [2, '0102']);
     });
 
     it('change Buffer.prototype only for the duration of the call', async function () {
       const tampered = {
         k: 'view', type: 'Buffer', bytes: '01',
-        tamper: [{ op: 'proto', of: 'Buffer', key: 'constructor', get: { returns: { k: 'global', name: 'Uint8Array' } } }],
+        tamper: [{
+          op: 'proto', of: 'Buffer', key: 'constructor', get: { returns: { k: 'global', name: 'Uint8Array' } },
+        }],
       };
       const during = await build(tampered);
       // js took the constructor from the getter and wrote type index 1, not 10.
@@ -286,7 +293,8 @@ describe('recipes', function () {
     });
 
     it('leave Object.prototype and Buffer.prototype clean for the next call in the worker', async function () {
-      const probe = () => worker.request({ op: 'serialize', codec: 'js', input: { module: fixture('probe-globals.js') } });
+      const input = { module: fixture('probe-globals.js') };
+      const probe = () => worker.request({ op: 'serialize', codec: 'js', input });
       const before = await probe();
       const tampered = await worker.request({
         op: 'serialize', codec: 'js', input: {

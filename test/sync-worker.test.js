@@ -14,7 +14,9 @@ describe('synchronous worker', function () {
       // A two-byte character (U+0320 is cc a0 in UTF-8) across reads of 64 KiB:
       // padding of 0 to 5 characters moves the cut through both of its bytes.
       for (let pad = 0; pad < 6; pad++) {
-        const recipe = { k: 'array', items: [{ k: 'string', v: 'x'.repeat(pad) }, { k: 'string', v: '\u0320', repeat: 30000 }] };
+        const recipe = {
+          k: 'array', items: [{ k: 'string', v: 'x'.repeat(pad) }, { k: 'string', v: '\u0320', repeat: 30000 }],
+        };
         const outcome = worker.request({ op: 'serialize', codec: 'js', input: { recipe }, tree: true });
         assert.equal(outcome.inputTree.props[1][1].v, '\u0320'.repeat(30000), `padding ${pad}`);
       }

@@ -18,7 +18,8 @@ const launcher = path.join(__dirname, 'launch.js');
 function replaySeeds(target, codec, out) {
   const seeds = path.join(root, 'corpus', 'jazzer', target);
   const run = spawnSync(node, ['--expose-internals', '--no-warnings', launcher, path.join(__dirname, `${target}.js`),
-    seeds, '--sync', '--', '-runs=0'], { encoding: 'utf8', env: { ...process.env, IPCFUZZ_B: codec, IPCFUZZ_OUT: out }, timeout: 300_000 });
+    seeds, '--sync', '--', '-runs=0'],
+  { encoding: 'utf8', env: { ...process.env, IPCFUZZ_B: codec, IPCFUZZ_OUT: out }, timeout: 300_000 });
   const findings = [...run.stderr.matchAll(/^ipcfuzz-finding\t([^\t]+)/gm)].map((m) => m[1]);
   return { run, findings, seeds: fs.readdirSync(seeds).length };
 }
@@ -31,7 +32,8 @@ describe('Jazzer.js engine', function () {
 
   for (const [label, nodePath] of [[`${process.version}, which runs the harness`, process.execPath], ['26.10.0', node]]) {
     it(`loads its native fuzzer and finds a planted bug in node ${label}`, function () {
-      const smoke = spawnSync(process.execPath, [path.join(root, 'scripts', 'jazzer-smoke.js'), '--node', nodePath, '--time', '60'],
+      const smokeScript = path.join(root, 'scripts', 'jazzer-smoke.js');
+      const smoke = spawnSync(process.execPath, [smokeScript, '--node', nodePath, '--time', '60'],
         { encoding: 'utf8' });
       assert.equal(smoke.status, 0, smoke.stdout + smoke.stderr);
       assert.match(smoke.stdout, /planted crash found/);
@@ -46,7 +48,9 @@ describe('Jazzer.js engine', function () {
       // The round-trip oracle holds a codec to itself: the reference's own
       // unreadable frames (the WebAssembly.Module seed) are found even here.
       assert.deepEqual(findings.filter((s) => !s.startsWith('roundtrip/')), []);
-      if (target === 'value') assert.ok(findings.includes('roundtrip/deserialize/a+b:unreadable:Error'), findings.join(', '));
+      if (target === 'value') {
+        assert.ok(findings.includes('roundtrip/deserialize/a+b:unreadable:Error'), findings.join(', '));
+      }
     });
 
     it(`${target}: replays its seed corpus against the native codec of 26.10.0, surviving its crashes`, function () {
@@ -61,15 +65,18 @@ describe('Jazzer.js engine', function () {
   // replay the same way twice, and the output says whether it is fixed.
   it('replays the saved findings, each the same way twice', async function () {
     const dir = path.join(root, 'findings');
-    const saved = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'finding.json'))) : [];
+    const saved = fs.existsSync(dir) ?
+      fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'finding.json'))) : [];
     if (!saved.length) this.skip();
     const { Session } = require('../../harness/session');
     const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
     try {
       for (const folder of saved) {
         const meta = JSON.parse(fs.readFileSync(path.join(dir, folder, 'finding.json'), 'utf8'));
-        if (meta.sides.a.codec !== 'js' || meta.sides.b.codec !== 'native' || !meta.input || meta.input.module) continue;
-        const signatures = async () => (await session.check(meta.type, meta.input)).differences.map((d) => d.signature).sort();
+        if (meta.sides.a.codec !== 'js' || meta.sides.b.codec !== 'native') continue;
+        if (!meta.input || meta.input.module) continue;
+        const signatures = async () =>
+          (await session.check(meta.type, meta.input)).differences.map((d) => d.signature).sort();
         const first = await signatures();
         assert.deepEqual(await signatures(), first, folder);
         console.log(`      ${first.includes(meta.signature) ? 'still there' : 'fixed'}: ${meta.signature}`);

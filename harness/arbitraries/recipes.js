@@ -13,7 +13,8 @@ const {
 } = require('../recipes/vocabulary');
 
 // A part of the byte grammar drawn from bytes (shrinks with them).
-const part = (name, length = 16) => fc.uint8Array({ minLength: length, maxLength: length }).map((b) => decodePart(name, b));
+const part = (name, length = 16) =>
+  fc.uint8Array({ minLength: length, maxLength: length }).map((b) => decodePart(name, b));
 
 const num = (v) => ({ k: 'number', v });
 const str = (v) => ({ k: 'string', v });
@@ -169,9 +170,14 @@ const tree = fc.letrec((tie) => ({
     fc.oneof(part('effectGetter', 6), part('prototype', 2)), 1),
   array: fc.record({
     k: fc.constant('array'),
-    items: fc.array(fc.oneof({ weight: 4, arbitrary: tie('node') }, { weight: 1, arbitrary: fc.constant({ k: 'hole' }) }), { maxLength: 5 }),
+    items: fc.array(fc.oneof(
+      { weight: 4, arbitrary: tie('node') },
+      { weight: 1, arbitrary: fc.constant({ k: 'hole' }) },
+    ), { maxLength: 5 }),
     length: fc.integer({ min: 0, max: 12 }),
-  }, { requiredKeys: ['k', 'items'] }).map((a) => (a.length !== undefined && a.length < a.items.length ? { ...a, length: a.items.length } : a)),
+  }, { requiredKeys: ['k', 'items'] })
+    // A length below the items would cut them: it grows to hold them.
+    .map((a) => (a.length !== undefined && a.length < a.items.length ? { ...a, length: a.items.length } : a)),
   map: fc.array(fc.tuple(tie('node'), tie('node')), { maxLength: 3 }).map((entries) => ({ k: 'map', entries })),
   set: fc.array(tie('node'), { maxLength: 3 }).map((values) => ({ k: 'set', values })),
   error: fc.record({

@@ -66,7 +66,8 @@ class Encoder {
 }
 
 const kMaxDepth = 4;
-const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53, 0.5];
+const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 32, 2 ** 53,
+  0.5];
 const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', 'v', ...integerKeys];
 // Keys a getter's side effect touches: earlier, later and new ones.
 const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
@@ -178,7 +179,9 @@ function prototype(ch, s) {
 const effects = {
   delete: (ch, s) => ({ op: 'delete', key: ch.pick(effectKeys, s?.key) }),
   add: (ch, s) => ({ op: 'set', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 9 } }),
-  hide: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 5 }, enumerable: false }),
+  hide: (ch, s) => ({
+    op: 'define', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 5 }, enumerable: false,
+  }),
   redefine: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), get: { returns: { k: 'number', v: 7 } } }),
   prototype,
   detach: () => ({ op: 'detach', on: 'v' }),
@@ -199,7 +202,10 @@ const objectSteps = { 'effect-getter': effectGetter, prototype };
 
 const portSteps = {
   'effect-getter': effectGetter,
-  getter: (ch, s) => ({ op: 'define', key: ch.pick(portKeys, s?.key), get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } } }),
+  getter: (ch, s) => ({
+    op: 'define', key: ch.pick(portKeys, s?.key),
+    get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } },
+  }),
   'inherited-setter': (ch, s) => {
     const step = { op: 'inherited-setter', key: ch.pick(portKeys, s?.key) };
     if (ch.flag(s?.throws)) step.throws = 'setter called';
@@ -294,17 +300,22 @@ const kinds = {
     const [source, flags] = ch.pick(regexps, r && [r.source, r.flags]);
     return { k: 'regexp', source, flags };
   },
-  boxed: (ch, r) => ({ k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of) }),
+  boxed: (ch, r) => ({
+    k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of),
+  }),
   object: (ch, r, depth) => withSteps(ch, r, {
     k: 'object',
     props: list(ch, r?.props, 4, (p) => [ch.pick(keys, p?.[0]), node(ch, p?.[1], depth + 1)]),
   }, objectSteps, depth),
   array: (ch, r, depth) => {
-    const items = list(ch, r?.items, 5, (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
+    const items = list(ch, r?.items, 5,
+      (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
     const extra = ch.small(7, r && (r.length ?? items.length) - items.length);
     return extra ? { k: 'array', items, length: items.length + extra } : { k: 'array', items };
   },
-  map: (ch, r, depth) => ({ k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]) }),
+  map: (ch, r, depth) => ({
+    k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]),
+  }),
   set: (ch, r, depth) => ({ k: 'set', values: list(ch, r?.values, 3, (v) => node(ch, v, depth + 1)) }),
   error: (ch, r, depth) => {
     const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: text(ch, r?.message) };

@@ -294,7 +294,9 @@ const kinds = {
 // Steps a getter may run on the object being copied (`then`), or on one of
 // its properties (a step with `on`: the key), e.g. deleting a later key or
 // detaching a buffer the serializer has yet to reach.
-const getterSteps = new Set(['set', 'define', 'delete', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions']);
+const getterSteps = new Set([
+  'set', 'define', 'delete', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
+]);
 
 function getterEffects(get, name, path, gen) {
   const outer = gen.lines;
