@@ -17,7 +17,7 @@ CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
 BENCH_OUT         ?= bench/results
 
-.PHONY: lint bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: lint test-cli bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -39,25 +39,29 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
 # Lint first: a style or layering error fails before the long suites start.
-test: install lint native test-harness test-properties test-fuzzers test-conformance test-bench
+test: install lint native test-harness test-cli test-properties test-fuzzers test-conformance test-bench
 
 lint: install
 	$(HOST_NODE) node_modules/eslint/bin/eslint.js .
 
+# The suites live in test/, one folder per concern (docs/tests.md).
 test-harness:
-	$(MOCHA) 'test/**/*.test.js'
+	$(MOCHA) 'test/harness/**/*.test.js'
+
+test-cli:
+	$(MOCHA) 'test/cli/**/*.test.js'
 
 test-properties:
-	$(MOCHA) 'properties/**/*.test.js'
+	$(MOCHA) 'test/properties/**/*.test.js'
 
 test-fuzzers:
-	$(MOCHA) 'fuzzers/**/*.test.js'
+	$(MOCHA) 'test/fuzzers/**/*.test.js'
 
 test-conformance:
-	$(MOCHA) conformance/vectors.test.js
+	$(MOCHA) test/conformance/vectors.test.js
 
 test-bench:
-	$(MOCHA) 'bench/**/*.test.js'
+	$(MOCHA) 'test/bench/**/*.test.js'
 
 # The C model's fuzzers first (a notice and no failure without clang-16),
 # then both engines on the codecs; the worst exit status wins.
@@ -94,7 +98,7 @@ fuzz-native: native
 
 conformance: install
 	$(if $(CONFORMANCE_NODES),$(IPCFUZZ) node add $(CONFORMANCE_NODES))
-	$(MOCHA) conformance/e2e.test.js
+	$(MOCHA) test/conformance/e2e.test.js
 	$(IPCFUZZ) conformance $(addprefix --node ,$(CONFORMANCE_NODES)) --report $(CONFORMANCE_OUT)
 
 nodes: install

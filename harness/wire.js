@@ -67,7 +67,7 @@ const latestVersion = 15;
 const oldestVersion = 13;
 
 // The highest header version each known reader accepts, as the conformance
-// wire check measures it (conformance/runtimes.test.js keeps the pinned ones true);
+// wire check measures it (test/conformance/runtimes.test.js keeps the pinned ones true);
 // null for a runtime that does not read V8's format at all.
 const knownReaders = [
   { name: 'node 26.10.0', highest: 15 },

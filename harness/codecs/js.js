@@ -19,7 +19,7 @@ const objectToString = Function.prototype.call.bind(Object.prototype.toString);
 
 // Index order of arrayBufferViewTypeToIndex() in lib/v8.js; 10 is Buffer.
 // A copy of harness/wire.js's list kept here on purpose, so this file stays a
-// faithful copy of lib/v8.js; test/vocabulary.test.js holds the two equal.
+// faithful copy of lib/v8.js; test/harness/vocabulary.test.js holds the two equal.
 const viewTypes = Object.freeze([
   'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
   'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'DataView',

@@ -1,0 +1,154 @@
+'use strict';
+// The bench code computes what it says, on tiny runs: the shape of its
+// results, and that every measured figure is a positive number. No timing
+// is asserted.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync, spawn } = require('node:child_process');
+const { resolveNode } = require('../../harness/binaries');
+const { binary } = require('../../bench/machine');
+const codecTable = require('../../bench/codec-table');
+const { summarize, median } = require('../../bench/stats');
+const { chartSvg, renderPng, fontFamily } = require('../../bench/chart');
+const { isSlowdown } = require('../../bench/gate');
+const ttf = require('../../bench/time-to-find');
+const { sampleTree } = require('../../bench/rss');
+
+const benchDir = path.join(__dirname, '..', '..', 'bench');
+
+const head = resolveNode('26.10.0');
+const base = resolveNode('26.3.1');
+const positive = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+const nodeJson = (node, args) => JSON.parse(execFileSync(node, args, { encoding: 'utf8' }));
+
+describe('bench', function () {
+  this.timeout(30_000);
+
+  it('times fork() IPC round trips with both serializations', function () {
+    for (const serialization of ['advanced', 'json']) {
+      const r = nodeJson(head, [path.join(benchDir, 'ipc-roundtrip.js'), '--serialization', serialization,
+        '--len', '64', '--seconds', '0.1', '--warmup', '0.05', '--inflight', '4']);
+      assert.equal(r.node, 'v26.10.0');
+      assert.equal(r.serialization, serialization);
+      assert.ok(r.roundTrips > 0 && positive(r.rate) && positive(r.cpuMicrosPerRoundTrip), JSON.stringify(r));
+    }
+  });
+
+  it('interleaves binaries and serializations and pairs the ratios by repetition', async function () {
+    const binaries = [binary('base', base), binary('head', head)];
+    assert.deepEqual(binaries.map((b) => b.codec), ['JavaScript', 'native']);
+    const samples = await codecTable.forkRoundTrips({
+      binaries, reps: 1, seconds: 0.1, warmup: 0.05, inflight: 4, lens: [64],
+    });
+    assert.equal(samples.length, 4);
+    const rows = codecTable.summarizeFork(samples);
+    assert.deepEqual(rows.map((r) => `${r.serialization} ${r.len}`), ['advanced 64', 'json 64']);
+    for (const r of rows) {
+      for (const s of [r.base, r.head, r.ratio, r.baseCpu, r.headCpu]) {
+        assert.ok(s.n === 1 && positive(s.median), JSON.stringify(r));
+      }
+    }
+    assert.match(codecTable.forkMarkdown(rows, binaries), /\| advanced \| 64 B \|/);
+  });
+
+  it('times each codec in-process, native only where the binary has it', function () {
+    const args = ['--expose-internals', '--no-warnings', path.join(benchDir, 'codec-inproc.js'),
+      '--sizes', '64,1024', '--ms', '5'];
+    const inHead = nodeJson(head, args);
+    const inBase = nodeJson(base, args);
+    assert.deepEqual([...new Set(inHead.results.map((r) => r.codec))].sort(), ['builtin', 'js', 'json', 'native']);
+    assert.deepEqual([...new Set(inBase.results.map((r) => r.codec))].sort(), ['builtin', 'js', 'json']);
+    for (const r of [...inHead.results, ...inBase.results]) assert.ok(positive(r.rate), JSON.stringify(r));
+  });
+
+  it('replays a trace of codec requests without the harness', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-test-'));
+    const trace = path.join(dir, 'trace.jsonl');
+    const frame = '000000045f0249010a';  // not a valid frame: a rejection counts as a call
+    const requests = [
+      { op: 'serialize', codec: 'js', input: { recipe: { k: 'object', props: [['a', { k: 'number', v: 1 }]] } } },
+      { op: 'serialize', codec: 'native', input: { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } } },
+      { op: 'deserialize', codec: 'native', bytes: 'ff0f4922' },
+      { op: 'roundtrip', codec: 'js', bytes: 'ff0f4922' },
+      { op: 'stream', codec: 'native', bytes: frame, chunks: [1, 3] },
+      { op: 'info', codec: 'js' },
+    ];
+    fs.writeFileSync(trace, requests.map((r) => JSON.stringify(r)).join('\n'));
+    try {
+      const r = nodeJson(head, ['--expose-internals', '--no-warnings', path.join(benchDir, 'bare-cost.js'), trace]);
+      assert.equal(r.requests, 6);
+      assert.equal(r.calls, 5);
+      assert.ok(positive(r.seconds), JSON.stringify(r));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('summarizes with medians, and a hunt not found as longer than any found', function () {
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+    assert.deepEqual(summarize([5, Infinity, 1]), { median: 5, min: 1, max: Infinity, n: 3 });
+    const rows = ttf.summarizeTimes([
+      { name: 'any-host-tag', engine: 'fast-check', seed: 1, seconds: 0.5, signature: 'x' },
+      { name: 'any-host-tag', engine: 'jazzer', seed: 1, seconds: Infinity, signature: null },
+    ]);
+    assert.equal(rows[0].jazzer.found, 0);
+    assert.match(ttf.markdown(rows, 60), /\| any-host-tag \| acceptance \| 0\.5 s \(1\/1\) \| > 60 s \(0\/1\) \|/);
+  });
+
+  it('flags a slowdown only beyond the spread of the runs', function () {
+    const cell = (median, min, max) => ({ median, min, max, n: 3 });
+    const row = (ratio, spreadOf) => ({
+      base: cell(100, 100 - spreadOf / 2, 100 + spreadOf / 2), head: cell(100, 99, 101), ratio,
+    });
+    assert.equal(isSlowdown(row(cell(0.7, 0.6, 0.8), 10)), true);
+    assert.equal(isSlowdown(row(cell(0.7, 0.6, 0.8), 40)), false);  // within the noise
+    assert.equal(isSlowdown(row(cell(0.7, 0.6, 1.1), 10)), false);  // faster in one repetition
+  });
+
+  it('draws one line per series in the chart', function () {
+    const points = [64, 1024].map((len) => ({ len, median: len, min: len / 2, max: len * 2 }));
+    const svg = chartSvg({
+      title: 't', note: 'n', lens: [64, 1024],
+      panels: [{ title: 'p', yLabel: 'y', series: [
+        { label: 'a', color: '#000', points },
+        { label: 'b', color: '#f00', dash: '4 2', points },
+      ] }],
+    });
+    assert.equal(svg.match(/<polyline/g).length, 2);
+    assert.doesNotMatch(svg, /NaN|undefined|Infinity/);
+  });
+
+  it('draws the PNG with the pinned font, the same bytes every time', function () {
+    const svg = chartSvg({
+      title: 'round trips per second', note: 'n', lens: [64],
+      panels: [{ title: 'p', yLabel: 'y',
+        series: [{ label: 'a', color: '#000', points: [{ len: 64, median: 9, min: 8, max: 10 }] }] }],
+    });
+    assert.match(svg, new RegExp(`font-family="${fontFamily}"`));
+    const first = renderPng(svg);
+    assert.equal(first.png.subarray(1, 4).toString(), 'PNG');
+    assert.equal(first.width, Math.round(Number(/width="(\d+)"/.exec(svg)[1]) * 1.5));
+    assert.ok(first.png.equals(renderPng(svg).png));
+    // The title's glyphs are drawn: with no font found, text is left out and the strip stays white.
+    const inked = (image, y0, y1) => {
+      let n = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = 0; x < image.width; x++) if (image.pixels[(y * image.width + x) * 4] < 128) n++;
+      }
+      return n;
+    };
+    assert.ok(inked(first, 15, 40) > 200);
+    assert.equal(inked(renderPng(svg.replace(/<text[^>]*>[^<]*<\/text>/g, '')), 15, 40), 0);
+  });
+
+  it('reads the peak memory of a process tree by class', async function () {
+    const child = spawn(process.execPath, ['-e', 'const a = Buffer.alloc(64 << 20, 1); setTimeout(() => {}, 600)']);
+    const rss = sampleTree(child.pid, (cmdline) => (cmdline.includes('Buffer.alloc') ? 'test' : null), 50);
+    await new Promise((resolve) => child.on('exit', resolve));
+    const peaks = rss.stop();
+    assert.ok(peaks.test > 64, JSON.stringify(peaks));
+  });
+});

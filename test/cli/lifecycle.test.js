@@ -1,0 +1,120 @@
+'use strict';
+// Every fuzz or gate run ends within a few seconds of its budget, whatever its
+// workers do, leaves no process behind, and reports as new only what is new:
+// not what is already saved, not what depends on a process's history.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn } = require('node:child_process');
+const { fixture } = require('../fixtures/helpers');
+
+const cliMain = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');
+// Loose on purpose: a loaded 2-core machine starts node slowly.
+const kSlackSeconds = 8;
+
+// Processes still running that descend from a run: all inherit its marker.
+function survivors(marker) {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(marker)) found.push(pid);
+    } catch { /* gone, or not ours */ }
+  }
+  return found;
+}
+
+// Runs the CLI; resolves { code, signal, stdout, seconds, leftovers }.
+function ipcfuzz(args) {
+  const marker = `IPCFUZZ_TEST_RUN=${crypto.randomUUID()}`;
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliMain, ...args], {
+      env: { ...process.env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const seconds = (Date.now() - started) / 1000;
+      // A killed group takes a moment to be reaped.
+      setTimeout(() => resolve({ code, signal, stdout, seconds, leftovers: survivors(marker) }), 500);
+    });
+  });
+}
+
+const fuzz = (args) => ipcfuzz(['fuzz', ...args]);
+
+function assertOnTime(run, budget) {
+  assert.equal(run.signal, null, run.stdout);
+  assert.ok(run.seconds < budget + kSlackSeconds, `took ${run.seconds.toFixed(1)} s for a budget of ${budget} s`);
+  assert.deepEqual(run.leftovers, [], 'processes left behind');
+}
+
+describe('fuzz run lifecycle', function () {
+  let scratch;
+  before(function () {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-lifecycle-'));
+  });
+  after(function () {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('ends each of six short stream runs on time, with nothing left running', async function () {
+    this.timeout(6 * 30_000);
+    for (let i = 0; i < 6; i++) {
+      const run = await fuzz(['--engine', 'fast-check', '--property', 'stream', '--seconds', '2',
+        '--out', path.join(scratch, 'stream')]);
+      assertOnTime(run, 2);
+      assert.ok([0, 1].includes(run.code), run.stdout);
+    }
+  });
+
+  it('is not held up by an adapter whose framer never returns, with either engine', async function () {
+    this.timeout(90_000);
+    const run = await fuzz(['--engine', 'all', '--a', 'js', '--b', fixture('looping-framer.js'), '--seconds', '8',
+      '--out', path.join(scratch, 'looping'), '--work', path.join(scratch, 'looping-work')]);
+    assertOnTime(run, 8);
+    assert.match(run.stdout, /jazzer:/);
+    // Libfuzzer's crash folders are removed when they stay empty.
+    assert.deepEqual(fs.readdirSync(path.join(scratch, 'looping-work')).filter((f) => f.includes('-artifacts-')), []);
+  });
+
+  it('reports a finding saved by an earlier run over the same --out as seen again, and exits 0', async function () {
+    this.timeout(90_000);
+    // The same seed: the shorter second run meets a part of what the first met.
+    const args = ['--engine', 'fast-check', '--a', 'js', '--b', fixture('drop-last-prop.js'), '--seed', '7',
+      '--out', path.join(scratch, 'again')];
+    const first = await fuzz([...args, '--seconds', '12']);
+    assert.equal(first.code, 1, first.stdout);
+    const saved = fs.readdirSync(path.join(scratch, 'again'));
+    assert.ok(saved.length > 0);
+    const second = await fuzz([...args, '--seconds', '3']);
+    assertOnTime(second, 3);
+    assert.equal(second.code, 0, second.stdout);
+    assert.match(second.stdout, /no new findings/);
+    assert.match(second.stdout, /\d+ seen again, already in /);
+    assert.deepEqual(fs.readdirSync(path.join(scratch, 'again')), saved);
+  });
+
+  it('keeps the gate to its budget and says what it skipped for lack of time', async function () {
+    this.timeout(90_000);
+    const out = path.join(scratch, 'gate');
+    const run = await ipcfuzz(['gate', '--budget', '10', '--out', out]);
+    assertOnTime(run, 10);
+    assert.ok([0, 1].includes(run.code), run.stdout);
+    assert.match(run.stdout, /skipped for lack of time: .*fuzzing \(out of time/);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /Skipped for lack of time: .*fuzzing/);
+  });
+
+  it('finds nothing between js and the same codec behind the adapter contract, with both engines', async function () {
+    this.timeout(120_000);
+    const run = await fuzz(['--no-known', '--engine', 'all', '--a', 'js', '--b', fixture('wrapped-js.js'),
+      '--seconds', '25', '--out', path.join(scratch, 'wrapped'), '--work', path.join(scratch, 'wrapped-work')]);
+    assertOnTime(run, 25);
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /no new findings/);
+    assert.match(run.stdout, /jazzer:\n {2}value/);
+  });
+});

@@ -1,0 +1,97 @@
+'use strict';
+// The Jazzer.js engine works here: the prebuilt loads (after the install-time
+// compatibility fix where needed), a planted bug is found, every target
+// replays its seed corpus in the node under test (cleanly when a codec is
+// compared with itself), and the engine finds mutant adapters on its own.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { resolveNode, root } = require('../../harness/binaries');
+const { targets } = require('../../fuzzers/jazzer/engine');
+
+const node = resolveNode('26.10.0');
+const jazzerDir = path.join(root, 'fuzzers', 'jazzer');
+const launcher = path.join(jazzerDir, 'launch.js');
+
+// Runs a target once over its seed corpus (libFuzzer's -runs=0) with codec b.
+function replaySeeds(target, codec, out) {
+  const seeds = path.join(root, 'corpus', 'jazzer', target);
+  const run = spawnSync(node, ['--expose-internals', '--no-warnings', launcher, path.join(jazzerDir, `${target}.js`),
+    seeds, '--sync', '--', '-runs=0'],
+  { encoding: 'utf8', env: { ...process.env, IPCFUZZ_B: codec, IPCFUZZ_OUT: out }, timeout: 300_000 });
+  const findings = [...run.stderr.matchAll(/^ipcfuzz-finding\t([^\t]+)/gm)].map((m) => m[1]);
+  return { run, findings, seeds: fs.readdirSync(seeds).length };
+}
+
+describe('Jazzer.js engine', function () {
+  this.timeout(300_000);
+  let out;
+  before(() => { out = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-jazzer-')); });
+  after(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  for (const [label, nodePath] of [[`${process.version}, which runs the harness`, process.execPath], ['26.10.0', node]]) {
+    it(`loads its native fuzzer and finds a planted bug in node ${label}`, function () {
+      const smokeScript = path.join(root, 'scripts', 'jazzer-smoke.js');
+      const smoke = spawnSync(process.execPath, [smokeScript, '--node', nodePath, '--time', '60'],
+        { encoding: 'utf8' });
+      assert.equal(smoke.status, 0, smoke.stdout + smoke.stderr);
+      assert.match(smoke.stdout, /planted crash found/);
+    });
+  }
+
+  for (const target of targets) {
+    it(`${target}: replays its seed corpus with no difference when js is compared with js`, function () {
+      const { run, findings, seeds } = replaySeeds(target, 'js', path.join(out, `${target}-self`));
+      assert.equal(run.status, 0, run.stderr.slice(-2000));
+      assert.ok(seeds > 10, `only ${seeds} seeds`);
+      // The round-trip oracle holds a codec to itself: the reference's own
+      // unreadable frames (the WebAssembly.Module seed) are found even here.
+      assert.deepEqual(findings.filter((s) => !s.startsWith('roundtrip/')), []);
+      if (target === 'value') {
+        assert.ok(findings.includes('roundtrip/deserialize/a+b:unreadable:Error'), findings.join(', '));
+      }
+    });
+
+    it(`${target}: replays its seed corpus against the native codec of 26.10.0, surviving its crashes`, function () {
+      const { run, findings } = replaySeeds(target, 'native', path.join(out, target));
+      assert.equal(run.status, 0, run.stderr.slice(-2000));
+      assert.match(run.stderr, /INITED|Done \d+ runs/);
+      for (const signature of findings) console.log(`      ${target} finding: ${signature}`);
+    });
+  }
+
+  // Saved findings are the user's (findings/ is not in git): each must still
+  // replay the same way twice, and the output says whether it is fixed.
+  it('replays the saved findings, each the same way twice', async function () {
+    const dir = path.join(root, 'findings');
+    const saved = fs.existsSync(dir) ?
+      fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'finding.json'))) : [];
+    if (!saved.length) this.skip();
+    const { Session } = require('../../harness/session');
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
+    try {
+      for (const folder of saved) {
+        const meta = JSON.parse(fs.readFileSync(path.join(dir, folder, 'finding.json'), 'utf8'));
+        if (meta.sides.a.codec !== 'js' || meta.sides.b.codec !== 'native') continue;
+        if (!meta.input || meta.input.module) continue;
+        const signatures = async () =>
+          (await session.check(meta.type, meta.input)).differences.map((d) => d.signature).sort();
+        const first = await signatures();
+        assert.deepEqual(await signatures(), first, folder);
+        console.log(`      ${first.includes(meta.signature) ? 'still there' : 'fixed'}: ${meta.signature}`);
+      }
+    } finally {
+      session.close();
+    }
+  });
+
+  it('finds a mutant adapter with the targets alone', function () {
+    const hunt = spawnSync(process.execPath, [path.join(root, 'scripts', 'mutant-hunt.js'), '--seconds', '60',
+      '--only', 'drops-messages-on-error,buffer-by-prototype'], { encoding: 'utf8' });
+    assert.equal(hunt.status, 0, hunt.stdout + hunt.stderr);
+    assert.match(hunt.stdout, /drops-messages-on-error\s+[\d.]+s\s+framing\//);
+    assert.match(hunt.stdout, /buffer-by-prototype\s+[\d.]+s\s+bytes\//);
+  });
+});

@@ -1,0 +1,301 @@
+'use strict';
+// Canonical trees: everything a user could observe of a decoded value, as
+// JSON that compares with deep equality. canonical.js needs no internals, so
+// most rules are checked in this process; the rules about frames and codec
+// copies are checked on real decodes in 26.10.0.
+const assert = require('node:assert/strict');
+const { canonicalize } = require('../../harness/canonical');
+const { treeDiff } = require('../../harness/compare');
+const { frame, useSession } = require('../fixtures/helpers');
+
+const c = (value, options) => canonicalize(value, options);
+// Trees travel between processes as JSON: a rule only holds if it survives that.
+const wire = (tree) => JSON.parse(JSON.stringify(tree));
+const differ = (x, y) => assert.notEqual(treeDiff(wire(c(x)), wire(c(y))), null);
+const same = (x, y) => assert.equal(treeDiff(wire(c(x)), wire(c(y))), null);
+
+describe('canonical trees', function () {
+  describe('primitives', function () {
+    it('tells -0 from 0 and keeps NaN', function () {
+      assert.deepEqual(c(-0), { t: 'number', v: '-0' });
+      assert.deepEqual(c(0), { t: 'number', v: '0' });
+      assert.deepEqual(c(NaN), { t: 'number', v: 'NaN' });
+      differ(-0, 0);
+    });
+
+    it('writes bigints as decimal text, distinct from numbers', function () {
+      assert.deepEqual(c(-12345678901234567890n), { t: 'bigint', v: '-12345678901234567890' });
+      differ(1n, 1);
+    });
+
+    it('keeps two-byte strings and lone surrogates through JSON', function () {
+      for (const s of ['\u{1F600}', '\u0101x', '\uD800', 'a\uDC00b']) {
+        assert.deepEqual(wire(c(s)), { t: 'string', v: s });
+      }
+      differ('\uD800', '\uFFFD');
+    });
+
+    it('tells undefined, null and booleans apart', function () {
+      assert.deepEqual([undefined, null, true].map((v) => c(v).t), ['undefined', 'null', 'boolean']);
+      differ(undefined, null);
+    });
+  });
+
+  describe('arrays', function () {
+    it('tells holes from undefined items', function () {
+      // eslint-disable-next-line no-sparse-arrays
+      const holey = c([1, , 3]);
+      assert.deepEqual(holey.props.map(([k]) => k), ['0', '2']);
+      assert.equal(holey.length, 3);
+      // eslint-disable-next-line no-sparse-arrays
+      differ([1, , 3], [1, undefined, 3]);
+    });
+
+    it('records the length beyond the last item', function () {
+      const a = [1];
+      a.length = 5;
+      assert.equal(c(a).length, 5);
+      differ(a, [1]);
+    });
+
+    it('lists extra named properties after the items', function () {
+      const a = [7];
+      a.extra = 'x';
+      assert.deepEqual(c(a).props.map(([k]) => k), ['0', 'extra']);
+    });
+  });
+
+  describe('objects', function () {
+    it('keeps property order', function () {
+      assert.deepEqual(c({ b: 1, a: 2 }).props.map(([k]) => k), ['b', 'a']);
+      differ({ a: 1, b: 2 }, { b: 2, a: 1 });
+    });
+
+    it('lists only enumerable string keys, and accessors without calling them', function () {
+      const o = { shown: 1, [Symbol('s')]: 2 };
+      Object.defineProperty(o, 'hidden', { value: 3, enumerable: false });
+      let called = false;
+      Object.defineProperty(o, 'getter', { get() { called = true; return 4; }, enumerable: true });
+      assert.deepEqual(c(o).props, [['shown', { t: 'number', v: '1' }], ['getter', { t: 'accessor' }]]);
+      assert.equal(called, false);
+    });
+
+    it('names the prototype chain, with ? for unknown prototypes', function () {
+      assert.deepEqual(c({}).proto, ['Object']);
+      assert.deepEqual(c(Object.create(null)).proto, []);
+      class Mine {}
+      assert.deepEqual(c(new Mine()).proto, ['?', 'Object']);
+      differ({}, Object.create(null));
+    });
+  });
+
+  describe('Map and Set', function () {
+    it('keep insertion order', function () {
+      const m = c(new Map([['b', 1], ['a', 2]]));
+      assert.equal(m.t, 'map');
+      assert.deepEqual(m.entries.map(([k]) => k.v), ['b', 'a']);
+      differ(new Map([[1, 1], [2, 2]]), new Map([[2, 2], [1, 1]]));
+      const s = c(new Set([3, 1]));
+      assert.deepEqual(s.values.map((v) => v.v), ['3', '1']);
+      differ(new Set([1, 2]), new Set([2, 1]));
+    });
+  });
+
+  describe('Date, RegExp and boxed primitives', function () {
+    it('writes a date as its time value, invalid dates as NaN', function () {
+      assert.equal(c(new Date(5)).v, '5');
+      assert.equal(c(new Date(NaN)).v, 'NaN');
+      assert.equal(c(new Date(-0)).v, '0');
+      differ(new Date(1), new Date(2));
+    });
+
+    it('writes source and flags of a RegExp', function () {
+      const r = c(/a.b/gi);
+      assert.deepEqual([r.t, r.source, r.flags], ['regexp', 'a.b', 'gi']);
+      differ(/a/g, /a/i);
+      differ(/a/, /b/);
+    });
+
+    it('unwraps boxed primitives and keeps their prototypes', function () {
+      const n = c(Object(-0));
+      assert.equal(n.t, 'boxed');
+      assert.deepEqual(n.v, { t: 'number', v: '-0' });
+      assert.deepEqual(n.proto, ['Number', 'Object']);
+      assert.deepEqual(c(Object('s')).v, { t: 'string', v: 's' });
+      assert.deepEqual(c(Object(false)).proto, ['Boolean', 'Object']);
+      assert.deepEqual(c(Object(2n)).v, { t: 'bigint', v: '2' });
+      differ(Object(1), 1);
+    });
+
+    it('lists a String object\'s characters as properties, unless it is longer than 64 Ki', function () {
+      assert.deepEqual(c(Object('ab')).props.map(([k]) => k), ['0', '1']);
+      assert.deepEqual(c(Object('a'.repeat(1 << 20))).props, []);
+    });
+  });
+
+  describe('errors', function () {
+    it('records name, message, whether there is a stack, and the cause', function () {
+      const e = c(new TypeError('boom', { cause: 5 }));
+      assert.equal(e.t, 'error');
+      assert.equal(e.name, 'TypeError');
+      assert.equal(e.message, 'boom');
+      assert.equal(e.hasStack, true);
+      assert.deepEqual(e.cause, { t: 'number', v: '5' });
+      assert.deepEqual(e.proto, ['TypeError', 'Error', 'Object']);
+      // message, stack and cause are fields of the node, not properties.
+      assert.deepEqual(e.props, []);
+    });
+
+    it('tells a missing cause from an undefined one, and a missing stack', function () {
+      assert.equal('cause' in c(new Error('x')), false);
+      assert.deepEqual(c(new Error('x', { cause: undefined })).cause, { t: 'undefined' });
+      const bare = new Error('x');
+      delete bare.stack;
+      assert.equal(c(bare).hasStack, false);
+    });
+
+    it('lists other own enumerable properties', function () {
+      const err = new RangeError('r');
+      err.code = 'E_X';
+      assert.deepEqual(c(err).props, [['code', { t: 'string', v: 'E_X' }]]);
+    });
+  });
+
+  describe('shared and circular references', function () {
+    it('numbers objects in visiting order and refers back by id', function () {
+      const shared = {};
+      const tree = c([shared, shared]);
+      assert.equal(tree.id, 0);
+      assert.equal(tree.props[0][1].id, 1);
+      assert.deepEqual(tree.props[1][1], { t: 'ref', id: 1 });
+      differ([shared, shared], [{}, {}]);
+    });
+
+    it('ends a cycle in a ref to the enclosing object', function () {
+      const o = { name: 'o' };
+      o.self = o;
+      assert.deepEqual(c(o).props[1], ['self', { t: 'ref', id: 0 }]);
+    });
+  });
+
+  describe('views', function () {
+    it('tells a Buffer from a Uint8Array by prototype and isBuffer', function () {
+      const b = c(Buffer.from([1, 2]));
+      const u = c(new Uint8Array([1, 2]));
+      assert.deepEqual(b.proto, ['Buffer', 'Uint8Array', 'TypedArray', 'Object']);
+      assert.deepEqual(u.proto, ['Uint8Array', 'TypedArray', 'Object']);
+      assert.deepEqual([b.kind, b.isBuffer, u.kind, u.isBuffer], ['Uint8Array', true, 'Uint8Array', false]);
+      assert.equal(b.bytes, u.bytes);
+    });
+
+    it('shows a subclass as ?', function () {
+      class Sub extends Uint8Array {}
+      assert.deepEqual(c(new Sub(1)).proto, ['?', 'Uint8Array', 'TypedArray', 'Object']);
+    });
+
+    it('reports kind by the internal type, not by a toStringTag property', function () {
+      const v = new Uint8Array(1);
+      Object.defineProperty(v, Symbol.toStringTag, { value: 'Int8Array' });
+      assert.equal(c(v).kind, 'Uint8Array');
+    });
+
+    it('records length, byteLength and bytes; a DataView has no length', function () {
+      const f = c(new Float64Array([1]));
+      assert.deepEqual([f.kind, f.length, f.byteLength, f.bytes], ['Float64Array', 1, 8, '000000000000f03f']);
+      const d = c(new DataView(new ArrayBuffer(3)));
+      assert.equal(d.kind, 'DataView');
+      assert.equal('length' in d, false);
+      assert.equal(d.byteLength, 3);
+    });
+
+    it('leaves out indexed elements from props but keeps other own properties', function () {
+      const v = new Uint8Array(2);
+      v.extra = 1;
+      assert.deepEqual(c(v).props.map(([k]) => k), ['extra']);
+    });
+
+    it('says whether a view borrows the frame, owns its buffer exactly, or is a slice', function () {
+      const frameBuffer = new ArrayBuffer(16);
+      const onFrame = c(new Uint8Array(frameBuffer, 6, 2), { frame: frameBuffer });
+      assert.equal(onFrame.backing, 'frame');
+      assert.equal(onFrame.byteOffset, 6);
+
+      const exact = c(new Uint16Array(2), { frame: frameBuffer });
+      assert.equal(exact.backing, 'exact');
+      assert.equal('byteOffset' in exact, false);
+
+      const slice = c(new Uint8Array(new ArrayBuffer(8), 2, 2), { frame: frameBuffer });
+      assert.equal(slice.backing, 'slice');
+      // Offsets into a slice depend on allocation history: left out.
+      assert.equal('byteOffset' in slice, false);
+      same(new Uint8Array(new ArrayBuffer(8), 2, 2), new Uint8Array(new ArrayBuffer(9), 5, 2));
+    });
+  });
+
+  describe('array buffers', function () {
+    it('tells ArrayBuffer, SharedArrayBuffer and resizable buffers apart', function () {
+      const plain = c(new Uint8Array([1, 2]).buffer);
+      assert.deepEqual([plain.t, plain.shared, plain.resizable, plain.byteLength, plain.bytes],
+        ['arraybuffer', false, false, 2, '0102']);
+      assert.equal('maxByteLength' in plain, false);
+
+      const shared = c(new SharedArrayBuffer(1));
+      assert.deepEqual([shared.shared, shared.proto[0]], [true, 'SharedArrayBuffer']);
+
+      const resizable = c(new ArrayBuffer(1, { maxByteLength: 4 }));
+      assert.deepEqual([resizable.resizable, resizable.maxByteLength], [true, 4]);
+
+      const growable = c(new SharedArrayBuffer(1, { maxByteLength: 8 }));
+      assert.deepEqual([growable.shared, growable.resizable, growable.maxByteLength], [true, true, 8]);
+
+      differ(new ArrayBuffer(1), new SharedArrayBuffer(1));
+      differ(new ArrayBuffer(1), new ArrayBuffer(1, { maxByteLength: 1 }));
+    });
+  });
+
+  describe('on values decoded in 26.10.0', function () {
+    const session = useSession();
+
+    const decode = (side, payloadHex) =>
+      session.run(side, { op: 'deserialize', bytes: payloadHex.replace(/\s+/g, '') });
+
+    it('shows aligned views borrowing the frame at their offset in it, in both codecs', async function () {
+      // [Uint16Array [1]]: the view bytes start at payload offset 8, frame offset 12.
+      const payload = 'ff0f 4101 5c00 04 02 0100 2400 01';
+      const [a, b] = await Promise.all([decode('a', payload), decode('b', payload)]);
+      for (const out of [a, b]) {
+        const view = out.tree.props[0][1];
+        assert.deepEqual([view.kind, view.backing, view.byteOffset, view.bytes], ['Uint16Array', 'frame', 12, '0100']);
+      }
+    });
+
+    it('shows an unaligned view as a slice copy in js and an exact copy in native', async function () {
+      // ["a", Uint16Array [1]]: the view bytes start at frame offset 15, odd.
+      const payload = 'ff0f 4102 220161 5c00 04 02 0100 2400 02';
+      const [a, b] = await Promise.all([decode('a', payload), decode('b', payload)]);
+      const va = a.tree.props[1][1];
+      const vb = b.tree.props[1][1];
+      assert.equal(va.backing, 'slice');
+      assert.equal(vb.backing, 'exact');
+      assert.equal(va.bytes, vb.bytes);
+      assert.equal('byteOffset' in va || 'byteOffset' in vb, false);
+    });
+
+    it('numbers a value the frame references twice with a ref node', async function () {
+      // [o, o]: 5e 01 is an object reference to id 1 (the array is id 0).
+      const payload = 'ff0f 4102 6f7b00 5e01 2400 02';
+      const out = await decode('b', payload);
+      assert.deepEqual(out.tree.props[1][1], { t: 'ref', id: out.tree.props[0][1].id });
+    });
+
+    it('gives views of a streamed read the same tree in both codecs', async function () {
+      // Both sides decode the same bytes from the same kind of read: where a
+      // borrowed view sits in the read cannot depend on earlier allocations.
+      const bytes = frame('ff0f 4103 5c00 01 04 01020304 5c00 04 04 01000200 5c00 0a 02 6162 2400 03');
+      const result = await session.check('stream', { bytes, chunks: [] });
+      assert.deepEqual(result.differences, []);
+      const [view] = result.outcomes.stream.a.reads[0].delivered[0].props[0].slice(1);
+      assert.deepEqual([view.backing, view.byteOffset], ['frame', 12]);
+    });
+  });
+});

@@ -1,0 +1,258 @@
+'use strict';
+// Outcome comparison: which tier a difference lands in, first on constructed
+// outcomes, then on real inputs that produce each tier.
+const assert = require('node:assert/strict');
+const { compareOutcomes, compareReads, treeDiff, tiers } = require('../../harness/compare');
+const { canonicalize } = require('../../harness/canonical');
+const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
+
+const ok = (extra) => ({ kind: 'ok', ...extra });
+const reject = (name, code) => ({ kind: 'reject', error: { name, code, message: 'm' } });
+const tree = (value) => JSON.parse(JSON.stringify(canonicalize(value)));
+const tiersOf = (differences) => differences.map((d) => d.tier);
+const read = (delivered, extra) => ({ delivered: delivered.map(tree), buffering: false, ...extra });
+
+describe('compare', function () {
+  it('knows the nine tiers in order of severity', function () {
+    assert.deepEqual(tiers, [
+      'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
+    ]);
+  });
+
+  describe('compareOutcomes', function () {
+    it('finds nothing in equal outcomes', function () {
+      const written = () => ok({ bytes: 'aa', effects: ['get x'] });
+      assert.deepEqual(compareOutcomes('serialize', 'w', written(), written()), []);
+      const read = () => ok({ tree: tree({ a: 1 }) });
+      assert.deepEqual(compareOutcomes('deserialize', 'w', read(), read()), []);
+      assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'), reject('TypeError')), []);
+    });
+
+    it('puts a crash or hang on one side, or unlike ones, in the crash tier, alone', function () {
+      const segv = { kind: 'crash', signal: 'SIGSEGV', code: null };
+      const [d] = compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa' }), segv);
+      assert.equal(d.tier, 'crash');
+      assert.match(d.signature, /^crash\/serialize\/b:.*SIGSEGV/);
+      assert.deepEqual(d.b, { kind: 'crash', signal: 'SIGSEGV', code: null });
+
+      const hang = compareOutcomes('deserialize', 'w', { kind: 'hang', ms: 5 }, reject('TypeError'));
+      assert.deepEqual(tiersOf(hang), ['crash']);
+      assert.match(hang[0].signature, /^crash\/deserialize\/a:hang/);
+
+      // Both crashing alike is agreement; crashing differently is not.
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, segv)), []);
+      const abort = { kind: 'crash', signal: 'SIGABRT' };
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, abort)), ['crash']);
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', segv, { kind: 'hang', ms: 5 })), ['crash']);
+      const exit = compareOutcomes('serialize', 'w', { kind: 'crash', signal: null, code: 134 }, ok({ bytes: 'aa' }));
+      assert.match(exit[0].signature, /exit 134/);
+    });
+
+    it('puts ok against reject in the acceptance tier, naming who rejected with what', function () {
+      const [d] = compareOutcomes('serialize', 'serialize', reject('Error', 'ERR_X'), ok({ bytes: 'aa' }));
+      assert.equal(d.tier, 'acceptance');
+      assert.equal(d.signature, 'acceptance/serialize/a-rejects:Error[ERR_X]');
+      const [e] = compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa' }), reject('TypeError'));
+      assert.equal(e.signature, 'acceptance/serialize/b-rejects:TypeError');
+    });
+
+    it('puts two different rejections in the error-identity tier, by class and code', function () {
+      const [d] = compareOutcomes('deserialize', 'w', reject('Error', 'ERR_A'), reject('Error', 'ERR_B'));
+      assert.equal(d.tier, 'error-identity');
+      assert.deepEqual([d.a.code, d.b.code], ['ERR_A', 'ERR_B']);
+      const differences = compareOutcomes('deserialize', 'w', reject('TypeError'), reject('RangeError'));
+      assert.deepEqual(tiersOf(differences), ['error-identity']);
+      // The message is not part of the identity.
+      assert.deepEqual(compareOutcomes('deserialize', 'w', reject('TypeError'),
+        { kind: 'reject', error: { name: 'TypeError', message: 'other words' } }), []);
+    });
+
+    it('puts different frames in the bytes tier, named by the wire field where they part', function () {
+      // A Uint8Array of 4 bytes written with byteLength 4 against byteLength 1.
+      const a = frame('ff0f 5c00 01 04 01020304');
+      const b = frame('ff0f 5c00 01 01 01');
+      const [d] = compareOutcomes('serialize', 'serialize', ok({ bytes: a }), ok({ bytes: b }));
+      assert.equal(d.tier, 'bytes');
+      assert.equal(d.signature, 'bytes/serialize/host.byteLength');
+      assert.match(d.detail, /offset 0x9\b/);
+    });
+
+    it('sees no bytes difference in an integral number written as int32 by one and double by the other', function () {
+      // ff0f 49 02 is int32 1; ff0f 4e <8 bytes> is double 1.0 (as V8 writes a double field).
+      const int32 = ok({ bytes: frame('ff0f4902') });
+      const double = ok({ bytes: frame('ff0f4e000000000000f03f') });
+      assert.deepEqual(compareOutcomes('serialize', 'w', int32, double), []);
+      const other = ok({ bytes: frame('ff0f4e0000000000000040') });
+      assert.deepEqual(tiersOf(compareOutcomes('serialize', 'w', int32, other)), ['bytes']);
+    });
+
+    it('puts a difference in node type or Buffer-ness in the classification tier', function () {
+      const [byType] = compareOutcomes('deserialize', 'w', ok({ tree: tree(1) }), ok({ tree: tree(Object(1)) }));
+      assert.equal(byType.tier, 'classification');
+      const buffer = tree(Buffer.from([1]));
+      const plain = { ...buffer, isBuffer: false };
+      const [byBufferness] = compareOutcomes('deserialize', 'w', ok({ tree: buffer }), ok({ tree: plain }));
+      assert.equal(byBufferness.tier, 'classification');
+    });
+
+    // A differing `proto` entry must be named proto, not by its index ("0"),
+    // or prototype differences would land in the value tier.
+    it('puts a difference in prototype chain or view kind in the classification tier', function () {
+      const decoded = (value) => ok({ tree: tree(value) });
+      const [byProto] = compareOutcomes('deserialize', 'w', decoded(Buffer.from([1])), decoded(new Uint8Array([1])));
+      assert.equal(byProto.tier, 'classification');
+      const [byKind] = compareOutcomes('deserialize', 'w', decoded(new Int8Array(1)), decoded(new Uint8Array(1)));
+      assert.equal(byKind.tier, 'classification');
+      const [nullProto] = compareOutcomes('deserialize', 'w', decoded({}), decoded(Object.create(null)));
+      assert.equal(nullProto.tier, 'classification');
+    });
+
+    it('puts any other tree difference in the value tier', function () {
+      const cases = [[1, 2], [-0, 0], ['a', 'b'], [{ a: 1 }, { a: 2 }], [new Uint8Array([1]), new Uint8Array([2])],
+        [[1, 2], [1]]];
+      for (const [x, y] of cases) {
+        assert.deepEqual(tiersOf(compareOutcomes('deserialize', 'w', ok({ tree: tree(x) }), ok({ tree: tree(y) }))), ['value'], `${x} vs ${y}`);
+      }
+    });
+
+    it('puts different user code run in the effects tier, alongside other differences', function () {
+      const same = ok({ bytes: 'aa', effects: ['get byteLength'] });
+      const none = ok({ bytes: 'aa', effects: [] });
+      const [d] = compareOutcomes('serialize', 'serialize', same, none);
+      assert.equal(d.tier, 'effects');
+      assert.match(d.signature, /^effects\/serialize\//);
+      assert.match(d.detail, /get byteLength/);
+      const both = compareOutcomes('serialize', 'serialize',
+        ok({ bytes: 'aa', effects: ['x'] }), ok({ bytes: 'bb', effects: [] }));
+      assert.deepEqual(tiersOf(both), ['bytes', 'effects']);
+    });
+  });
+
+  describe('treeDiff', function () {
+    it('is null for equal trees and points at the first differing field', function () {
+      assert.equal(treeDiff(tree({ a: [1, 2] }), tree({ a: [1, 2] })), null);
+      const d = treeDiff(tree({ a: [1, 2] }), tree({ a: [1, 3] }));
+      assert.equal(d.path, '$.props[0][1].props[1][1].v');
+      assert.deepEqual([d.field, d.node, d.a, d.b], ['v', 'number', '2', '3']);
+    });
+
+    it('compares the node type before anything else', function () {
+      const d = treeDiff(tree(new Map()), tree(new Set()));
+      assert.deepEqual([d.path, d.field, d.a, d.b], ['$.t', 't', 'map', 'set']);
+    });
+
+    it('notices a field present on one side only', function () {
+      const d = treeDiff({ t: 'x', extra: 1 }, { t: 'x' });
+      assert.deepEqual([d.field, d.a, d.b], ['extra', 1, undefined]);
+    });
+  });
+
+  describe('compareReads', function () {
+    it('compares delivered messages as values, per read and message', function () {
+      const [d] = compareReads([read([1])], [read([2])]);
+      assert.equal(d.tier, 'value');
+      assert.equal(d.op, 'stream');
+      assert.equal(d.where, 'read 1, message 1');
+    });
+
+    it('puts a different number of messages or buffering state in the framing tier', function () {
+      const count = compareReads([read([1, 2])], [read([1])]);
+      assert.deepEqual(tiersOf(count), ['framing']);
+      assert.match(count[0].signature, /^framing\/stream\/delivered/);
+      const buffering = compareReads([read([], { buffering: true })], [read([], { buffering: false })]);
+      assert.deepEqual(tiersOf(buffering), ['framing']);
+      assert.match(buffering[0].signature, /^framing\/stream\/buffering/);
+      assert.equal(buffering[0].where, 'read 1');
+    });
+
+    it('compares errors raised by a read like rejections', function () {
+      const err = (code) => ({ name: 'Error', code, message: 'm' });
+      const reads = compareReads([read([], { error: err('A') })], [read([], { error: err('B') })]);
+      assert.deepEqual(tiersOf(reads), ['error-identity']);
+      assert.deepEqual(tiersOf(compareReads([read([], { error: err('A') })], [read([])])), ['acceptance']);
+      const same = () => [read([1]), read([], { error: err('A') })];
+      assert.deepEqual(compareReads(same(), same()), []);
+    });
+  });
+
+  describe('on real inputs', function () {
+    const session = useSession();
+
+    const u8 = (tamper) => ({ k: 'view', type: 'Uint8Array', bytes: '01020304', tamper });
+    const tag = (name) => u8([{ op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: name } }]);
+
+    it('crash: native segfaults on a MessagePort with an integer key', async function () {
+      const result = await session.check('value', { recipe: { k: 'port', props: [['0', { k: 'number', v: 5 }]] } });
+      const crash = result.differences.filter((d) => d.tier === 'crash');
+      assert.equal(crash.length, 1);
+      assert.equal(result.outcomes.serialize.b.kind, 'crash');
+      assert.equal(result.outcomes.serialize.b.signal, 'SIGSEGV');
+      assert.equal(result.outcomes.serialize.a.kind, 'ok');
+    });
+
+    it('acceptance: js refuses a view whose toStringTag names no view type; native writes it', async function () {
+      const result = await session.check('value', { recipe: tag('Foo') });
+      assert.deepEqual(tiersOf(result.differences), ['acceptance']);
+      assert.match(result.differences[0].signature, /^acceptance\/serialize\/a-rejects:/);
+    });
+
+    it('error-identity: both reject host tag 2, with different codes', async function () {
+      const result = await session.check('frame', { bytes: frame('ff0f 5c02 49') });
+      assert.deepEqual(tiersOf(result.differences), ['error-identity']);
+      const [first] = result.differences;
+      assert.deepEqual([first.a.code, first.b.code], ['ERR_INTERNAL_ASSERTION', 'ERR_INVALID_STATE']);
+    });
+
+    it('bytes: js writes an own byteLength property, native the real one', async function () {
+      const recipe = u8([{ op: 'define', key: 'byteLength', value: { k: 'number', v: 1 } }]);
+      const result = await session.check('value', { recipe });
+      const bytes = result.differences.filter((d) => d.tier === 'bytes');
+      assert.equal(bytes.length, 1);
+      assert.equal(bytes[0].signature, 'bytes/serialize/host.byteLength');
+    });
+
+    it('bytes: an own toStringTag of Int8Array changes the type index js writes', async function () {
+      const result = await session.check('value', { recipe: tag('Int8Array') });
+      const { a, b } = result.outcomes.serialize;
+      // Type index at frame offset 8: 0 (Int8Array) from js, 1 (Uint8Array) from native.
+      assert.deepEqual([a.bytes.slice(16, 18), b.bytes.slice(16, 18)], ['00', '01']);
+      assert.equal(result.differences.find((d) => d.tier === 'bytes').signature, 'bytes/serialize/host.index');
+    });
+
+    it('value: js copies an unaligned view into a pool slice, native into its own buffer', async function () {
+      const result = await session.check('value', {
+        recipe: { k: 'array', items: [{ k: 'string', v: 'a' }, { k: 'view', type: 'Uint16Array', bytes: '0100' }] },
+      });
+      assert.deepEqual(tiersOf(result.differences), ['value']);
+      assert.equal(result.differences[0].signature, 'value/deserialize/view.backing');
+    });
+
+    it('effects: js reads an own byteLength getter, native does not', async function () {
+      const recipe = u8([{ op: 'define', key: 'byteLength', get: { returns: { k: 'number', v: 4 } } }]);
+      const result = await session.check('value', { recipe });
+      assert.deepEqual(tiersOf(result.differences), ['effects']);
+      assert.ok(result.outcomes.serialize.a.effects.includes('get byteLength'));
+      assert.deepEqual(result.outcomes.serialize.b.effects, []);
+    });
+
+    it('classification: an adapter that boxes decoded numbers', async function () {
+      const result = await checkAgainst(fixture('boxed-numbers.js'), 'value', { recipe: { k: 'number', v: 3 } });
+      // The adapter also fails to read back its own frame as the number it was given.
+      assert.deepEqual(tiersOf(result.differences), ['classification', 'roundtrip']);
+    });
+
+    it('classification: an adapter that decodes Buffers as plain Uint8Arrays', async function () {
+      const recipe = { k: 'view', type: 'Buffer', bytes: '0102' };
+      const result = await checkAgainst(fixture('plain-u8.js'), 'value', { recipe });
+      assert.deepEqual(tiersOf(result.differences), ['classification']);
+    });
+
+    it('framing: an adapter whose framer never reports buffering', async function () {
+      const input = { bytes: frame('ff0f 4902'), chunks: [2] };
+      const result = await checkAgainst(fixture('no-buffering.js'), 'stream', input);
+      assert.deepEqual(tiersOf(result.differences), ['framing']);
+      assert.equal(result.differences[0].where, 'read 1');
+      assert.match(result.differences[0].signature, /buffering/);
+    });
+  });
+});

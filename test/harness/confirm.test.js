@@ -1,0 +1,59 @@
+'use strict';
+// A difference is confirmed with both sides in fresh processes before it is
+// reported: one owed to what a process did before does not stand.
+const assert = require('node:assert/strict');
+const { Session } = require('../../harness/session');
+const { WorkerProcess } = require('../../harness/worker-process');
+const { compareOutcomes } = require('../../harness/compare');
+const { fixture, node26 } = require('../fixtures/helpers');
+
+const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]] };
+
+describe('confirming a difference in fresh processes', function () {
+  this.timeout(60_000);
+
+  function withSession(b, fn) {
+    return async () => {
+      const session = new Session({ a: { codec: 'js' }, b: { codec: b }, timeoutMs: 10_000 });
+      try {
+        await fn(session);
+      } finally {
+        session.close();
+      }
+    };
+  }
+
+  it('does not confirm a difference that only a used process shows', withSession(fixture('history-counter.js'),
+    async (session) => {
+      assert.deepEqual((await session.check('value', { recipe })).differences, []);
+      const second = await session.check('value', { recipe });
+      const difference = second.differences.find((d) => d.op === 'serialize');
+      assert.ok(difference, JSON.stringify(second.differences));
+      assert.equal(await session.confirm(second.type, second.input, difference), false);
+    }));
+
+  it('confirms a difference of the codec itself', withSession(fixture('drop-last-prop.js'), async (session) => {
+    const result = await session.check('value', { recipe });
+    assert.ok(result.differences.length);
+    assert.equal(await session.confirm(result.type, result.input, result.differences[0]), true);
+  }));
+
+  // Buffer's pool holds different bytes in each process: a pooled Buffer
+  // whose own byteOffset property says 0 makes js copy from the pool.
+  it('does not confirm a difference where a codec disagrees with itself between fresh processes',
+    withSession(fixture('wrapped-js.js'), async (session) => {
+      const lying = { k: 'view', type: 'Buffer', bytes: '6f03232323232323', offset: 3, pooled: true,
+        tamper: [{ op: 'define', key: 'byteOffset', value: { k: 'number', v: 0 } }] };
+      const input = { recipe: { k: 'object', props: [['b', lying]] } };
+      // What two fresh processes give: the frames differ, with the same codec.
+      let differences = [];
+      for (let i = 0; i < 3 && !differences.length; i++) {
+        const workers = [new WorkerProcess(node26), new WorkerProcess(node26)];
+        const [a, b] = await Promise.all(workers.map((w) => w.request({ op: 'serialize', codec: 'js', input })));
+        for (const w of workers) w.close();
+        differences = compareOutcomes('serialize', 'serialize', a, b);
+      }
+      assert.equal(differences[0]?.tier, 'bytes');
+      assert.equal(await session.confirm('value', input, differences[0]), false);
+    }));
+});

@@ -1,0 +1,50 @@
+'use strict';
+// The coverage view counts the classes of values a run met, over processes.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const coverage = require('../../harness/coverage');
+
+const line = (text, group) => text.split('\n').find((l) => l.startsWith(`  ${group}:`));
+const count = (text, group, name) => Number(new RegExp(`(?:: |, )${name} (\\d+)`).exec(line(text, group))[1]);
+
+describe('coverage view', function () {
+  it('counts kinds, steps, getter effects, integer keys, host types and the tags written, zeros included', function () {
+    const before = coverage.gather(null);
+    const recipe = {
+      k: 'host', type: 'x509', props: [['2147483648', { k: 'string', v: 'a', repeat: 64, shape: 'thin' }]],
+      tamper: [{ op: 'define', key: 'x', get: { then: [{ op: 'delete', key: 'visible' }], throws: 'g' } }],
+    };
+    // A frame of one int32: ff 0f 49 02.
+    coverage.countValue({ input: { recipe }, outcomes: { serialize: { a: { bytes: '00000004ff0f4902' }, b: {} } } });
+    const after = coverage.gather(null);
+    const grew = (key) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    assert.equal(grew('kind\thost'), 1);
+    assert.equal(grew('host\tx509'), 1);
+    assert.equal(grew('integer key\t2147483648'), 1);
+    assert.equal(grew('string length\t64'), 1);
+    assert.equal(grew('string shape\tthin'), 1);
+    assert.equal(grew('getter effect\tdelete'), 1);
+    assert.equal(grew('getter effect\tthrow'), 1);
+    assert.equal(grew('tag\tint32'), 1);
+    const text = coverage.renderCoverage(new Map());
+    for (const group of Object.keys(coverage.groups)) assert.ok(line(text, group), group);
+    assert.equal(count(text, 'host', 'wasm-module'), 0);
+  });
+
+  it('adds up the counts other processes left in the run folder', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-coverage-'));
+    try {
+      fs.writeFileSync(path.join(dir, '1.json'), JSON.stringify({ 'kind\tnest': 3 }));
+      fs.writeFileSync(path.join(dir, '2.json'), JSON.stringify({ 'kind\tnest': 4, 'depth\tnest 1000': 1 }));
+      fs.writeFileSync(path.join(dir, '3.json'), '{"trunc');
+      const total = coverage.gather(dir);
+      const own = coverage.gather(null);
+      assert.equal(total.get('kind\tnest'), (own.get('kind\tnest') ?? 0) + 7);
+      assert.equal(count(coverage.renderCoverage(total), 'depth', 'nest 1000'), (own.get('depth\tnest 1000') ?? 0) + 1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,83 @@
+'use strict';
+// The round-trip oracle: a codec must read back what it wrote, to the value it
+// was given modulo the lossy classes of harness/roundtrip.js.
+const assert = require('node:assert/strict');
+const { fixture, useSession, checkAgainst } = require('../fixtures/helpers');
+const { roundtripDifferences, lossless } = require('../../harness/roundtrip');
+const { canonicalize } = require('../../harness/canonical');
+
+const roundtrips = (result) => result.differences.filter((d) => d.tier === 'roundtrip');
+
+// A value every class of which round-trips: containers, references, views,
+// buffers, dates, regexps, boxed values, errors, holes, integer-like keys.
+const roundTripping = {
+  k: 'object',
+  props: [
+    ['view', { k: 'view', type: 'Float64Array', bytes: '000000000000f03f', id: 1 }],
+    ['again', { k: 'ref', to: 1 }],
+    ['buffer', { k: 'view', type: 'Buffer', bytes: '0102' }],
+    ['ab', { k: 'arraybuffer', bytes: '0a0b', maxByteLength: 8 }],
+    ['4294967294', { k: 'array', items: [{ k: 'number', v: 1 }, { k: 'hole' }], length: 5 }],
+    ['map', { k: 'map', entries: [[{ k: 'string', v: '\ud800' }, { k: 'bigint', v: '-12345678901234567890' }]] }],
+    ['set', { k: 'set', values: [{ k: 'date', v: 5 }, { k: 'regexp', source: 'a+', flags: 'gu' }] }],
+    ['boxed', { k: 'boxed', of: { k: 'number', v: '-0' } }],
+    ['error', { k: 'error', type: 'RangeError', message: 'm', cause: { k: 'null' } }],
+    ['port', { k: 'port', props: [['visible', { k: 'number', v: 2.5 }]] }],
+  ],
+};
+
+describe('round-trip oracle', function () {
+  describe('js against native', function () {
+    const session = useSession();
+
+    it('reports a frame that both codecs write and neither can read', async function () {
+      const result = await session.check('value', { module: fixture('wasm-module.js') });
+      // The codecs agree: the differential oracle alone says nothing.
+      assert.deepEqual(result.differences.filter((d) => d.tier !== 'roundtrip'), []);
+      const [finding] = roundtrips(result);
+      assert.equal(finding.signature, 'roundtrip/deserialize/a+b:unreadable:Error');
+      assert.match(finding.detail, /Unable to deserialize cloned data/);
+    });
+
+    it('reports nothing for a value both codecs read back', async function () {
+      const result = await session.check('value', { recipe: roundTripping });
+      assert.deepEqual(roundtrips(result), []);
+      assert.ok(result.outcomes.serialize.a.inputTree, 'the input was described for the oracle');
+    });
+
+    it('names the codec that reads back another value', async function () {
+      const result = await checkAgainst(fixture('drop-last-prop.js'), 'value',
+        { recipe: { k: 'object', props: [['a', { k: 'number', v: 1 }], ['b', { k: 'number', v: 2 }]] } });
+      const [finding] = roundtrips(result);
+      assert.equal(finding.signature, 'roundtrip/deserialize/b:object.props');
+      assert.equal(roundtrips(result).length, 1);
+    });
+
+    it('compares no value when user code ran during serialization', async function () {
+      const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]],
+        tamper: [{ op: 'define', key: 'g', get: { returns: { k: 'number', v: 1 } } }] };
+      const result = await session.check('value', { recipe });
+      assert.equal(result.outcomes.serialize.a.inputTree, undefined);
+      assert.deepEqual(roundtrips(result), []);
+    });
+  });
+
+  describe('lossy classes', function () {
+    it('drop prototypes, identity numbers and where view bytes live, and match accessors', function () {
+      class Sub extends Uint8Array {}
+      const input = { view: new Sub([1, 2]) };
+      Object.defineProperty(input, 'g', { get: () => 1, enumerable: true });
+      const output = { view: new Uint8Array([1, 2]), g: 1 };
+      assert.deepEqual(lossless(canonicalize(input), canonicalize(output)), lossless(canonicalize(output)));
+    });
+
+    it('keep values, keys and view bytes', function () {
+      const written = canonicalize({ a: new Uint8Array([1, 2]) });
+      const read = canonicalize({ a: new Uint8Array([1, 3]) });
+      const serialized = { a: { kind: 'ok', inputTree: written }, b: { kind: 'ok', inputTree: written } };
+      const decodeOf = (producer, side) => ({ kind: 'ok', tree: side === 'a' ? written : read });
+      const found = roundtripDifferences({ module: 'x' }, serialized, decodeOf);
+      assert.deepEqual(found.map((d) => d.signature), ['roundtrip/deserialize/b:view.bytes']);
+    });
+  });
+});

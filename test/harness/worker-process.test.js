@@ -1,0 +1,132 @@
+'use strict';
+// Worker isolation: a request that kills or wedges the worker is answered as
+// a crash or hang, the worker is replaced, and every other request is answered.
+const assert = require('node:assert/strict');
+const { WorkerProcess } = require('../../harness/worker-process');
+const { Session } = require('../../harness/session');
+const { EnvironmentError, StoppedError } = require('../../harness/errors');
+const { node26, fixture, within, useWorker } = require('../fixtures/helpers');
+
+const recipe = { k: 'number', v: 1 };
+const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
+
+describe('WorkerProcess', function () {
+  describe('a codec that aborts', function () {
+    let session;
+    before(function () {
+      session = new Session({ a: { codec: 'js' }, b: { codec: fixture('abort.js') }, timeoutMs: 10_000 });
+    });
+    after(function () {
+      session.close();
+    });
+
+    it('gives a crash outcome with SIGABRT, and the crash tier', async function () {
+      const result = await session.check('value', { recipe });
+      const { a, b } = result.outcomes.serialize;
+      assert.equal(a.kind, 'ok');
+      assert.deepEqual([b.kind, b.signal], ['crash', 'SIGABRT']);
+      assert.deepEqual(result.differences.map((d) => d.tier), ['crash']);
+      // The frame from a was still decoded by both, in the replacement worker.
+      assert.deepEqual(result.outcomes.decode.map((d) => [d.a.kind, d.b.kind]), [['ok', 'ok']]);
+    });
+
+    it('leaves the session working for the next request', async function () {
+      const out = await session.run('a', { op: 'serialize', input: { recipe } });
+      assert.equal(out.kind, 'ok');
+      assert.equal(session.stats().crashes, 1);
+    });
+  });
+
+  describe('requests queued around a crash', function () {
+    const worker = useWorker(10_000);
+
+    it('are all answered, each with its own outcome', async function () {
+      const requests = [];
+      for (let i = 0; i < 6; i++) requests.push(serialize('js'));
+      requests.push(serialize(fixture('abort.js')));
+      for (let i = 0; i < 6; i++) requests.push(serialize('js'));
+      requests.push(serialize(fixture('abort.js')), serialize('js'));
+      const outcomes = await Promise.all(requests.map((r) => worker.request(r)));
+      assert.equal(outcomes.map((o) => o.kind[0]).join(''), `${'o'.repeat(6)}c${'o'.repeat(6)}co`);
+      for (const o of outcomes.filter((x) => x.kind === 'ok')) assert.equal(o.bytes, '00000004ff0f4902');
+      assert.equal(worker.stats.crashes, 2);
+    });
+  });
+
+  describe('a codec that never returns', function () {
+    const worker = useWorker(400);
+
+    it('gives a hang outcome after the time limit, and the queue behind it goes on', async function () {
+      const started = Date.now();
+      const [hang, next] = await Promise.all([
+        worker.request(serialize(fixture('hang.js'))),
+        worker.request(serialize('js')),
+      ]);
+      assert.deepEqual(hang, { kind: 'hang', ms: 400 });
+      assert.ok(Date.now() - started >= 400);
+      assert.equal(next.kind, 'ok');
+      assert.equal(worker.stats.hangs, 1);
+    });
+
+    it('leaves later requests answered by a new worker', async function () {
+      const out = await worker.request(serialize('js'));
+      assert.equal(out.kind, 'ok');
+    });
+
+    // A request sent to an idle worker that is already running needs its
+    // time limit too, not only the ones queued behind another.
+    it('gives a hang outcome when the request reaches an idle, running worker', async function () {
+      await worker.request(serialize('js'));
+      const out = await within(worker.request(serialize(fixture('hang.js'))), 3000);
+      assert.deepEqual(out, { kind: 'hang', ms: 400 });
+    });
+
+    it('puts a hang in the crash tier', async function () {
+      const session = new Session({ a: { codec: 'js' }, b: { codec: fixture('hang.js') }, timeoutMs: 400 });
+      try {
+        const result = await session.check('value', { recipe });
+        assert.equal(result.outcomes.serialize.b.kind, 'hang');
+        assert.deepEqual(result.differences.map((d) => d.tier), ['crash']);
+        assert.match(result.differences[0].signature, /^crash\/serialize\/b:hang/);
+      } finally {
+        session.close();
+      }
+    });
+  });
+
+  describe('a closed worker', function () {
+    // fast-check leaves an interrupted property running: its next request
+    // must not start a process after the run is over.
+    it('ends the requests waiting on it and starts no process for later ones', async function () {
+      const worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const waiting = worker.request(serialize(fixture('hang.js')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      worker.close();
+      await assert.rejects(waiting, StoppedError);
+      await assert.rejects(worker.request(serialize('js')), StoppedError);
+      assert.equal(worker.child, null);
+    });
+
+    it('makes a closed session confirm nothing and start nothing', async function () {
+      const session = new Session({ a: { codec: 'js' }, b: { codec: 'js' }, timeoutMs: 10_000 });
+      session.close();
+      await assert.rejects(session.check('value', { recipe }), StoppedError);
+      const difference = { tier: 'bytes', signature: 'bytes/serialize/x' };
+      await assert.rejects(session.confirm('value', { recipe }, difference), StoppedError);
+      assert.deepEqual([...session.workers.values()].map((w) => w.child), [null]);
+    });
+  });
+
+  describe('a binary that cannot start', function () {
+    it('fails every queued request with an environment error', async function () {
+      const worker = new WorkerProcess('/nonexistent/node');
+      const results = await Promise.allSettled([worker.request(serialize('js')), worker.request(serialize('js'))]);
+      for (const r of results) {
+        assert.equal(r.status, 'rejected');
+        assert.ok(r.reason instanceof EnvironmentError);
+        assert.match(r.reason.message, /ENOENT/);
+      }
+      worker.close();
+    });
+  });
+});
