@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the C model of the wire format (fuzzers/native/): the Node-API addon
-# that harness/model.js loads, and the fuzz targets when clang-16 and AFL++
+# that fuzzers/native/model.js loads, and the fuzz targets when clang-16 and AFL++
 # are there. Installs nothing: a missing toolchain is a one-line notice and
 # exit 0, so callers decide whether that is a failure.
 #

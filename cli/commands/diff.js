@@ -9,7 +9,7 @@ const { loadKnown, classify, splitByScope } = require('../../harness/known');
 const { renderResult } = require('../../harness/report');
 const { reproScript } = require('../../harness/repro');
 const { UsageError } = require('../../harness/errors');
-const model = require('../../harness/model');
+const model = require('../../fuzzers/native/model');
 const { streamBytes } = require('../../conformance/vectors');
 
 const about = 'one input through two codecs, both outcomes side by side';

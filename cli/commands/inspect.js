@@ -2,7 +2,7 @@
 // ipcfuzz inspect FILE.bin [--model]: the frames of a byte stream as an
 // annotated hex dump after its format (the V8 header version and the known
 // readers that accept it, or that it is not V8's format) and, with --model, what the C model of the format
-// (harness/model.js) says of each frame.
+// (fuzzers/native/model.js) says of each frame.
 
 const fs = require('node:fs');
 const { parse } = require('..');
@@ -34,7 +34,7 @@ async function run(args) {
     lines.push(`format: V8 header version ${format.version} (${readersOf(format.version)})`);
   }
   lines.push(hexdump(bytes));
-  if (values.model) lines.push('', ...require('../../harness/model').verdictLines(bytes));
+  if (values.model) lines.push('', ...require('../../fuzzers/native/model').verdictLines(bytes));
   console.log(lines.join('\n'));
   return 0;
 }

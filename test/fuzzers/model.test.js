@@ -6,7 +6,7 @@
 // cleanly and find a bug planted in the model.
 //
 // Fields of the canonical tree the model cannot know from bytes: where an
-// unaligned view's copy lives (harness/model.js alignWithModel). Depth is a
+// unaligned view's copy lives (fuzzers/native/model.js alignWithModel). Depth is a
 // limit of the model (IPCFUZZ_MAX_DEPTH), not of the format: V8 stops at its
 // stack limit, so no vector or corpus file nests that deep.
 
@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isDeepStrictEqual } = require('node:util');
-const model = require('../../harness/model');
+const model = require('../../fuzzers/native/model');
 const { Session } = require('../../harness/session');
 const { loadVectors } = require('../../conformance/vectors');
 const jazzerInputs = require('../../fuzzers/jazzer/inputs');

@@ -1,13 +1,13 @@
 'use strict';
-// The C model of the wire format (fuzzers/native/model.c), loaded as a
+// The C model of the wire format (model.c beside this file), loaded as a
 // Node-API addon: a third opinion next to two codecs, decoding a frame the
 // way the format says, without V8.
 
 const path = require('node:path');
-const { EnvironmentError } = require('./errors');
-const { annotateStream } = require('./annotate');
+const { EnvironmentError } = require('../../harness/errors');
+const { annotateStream } = require('../../harness/annotate');
 
-const addonPath = path.join(__dirname, '..', 'fuzzers', 'native', 'build', 'Release', 'ipcfuzz_model.node');
+const addonPath = path.join(__dirname, 'build', 'Release', 'ipcfuzz_model.node');
 let addon;
 
 function load() {
@@ -48,7 +48,7 @@ function describeVerdict(verdict) {
 // One line per frame of a byte stream (cut where the annotated hex dump
 // cuts it), for reports: the model's verdict and the value it decoded.
 function verdictLines(bytes) {
-  const { describe } = require('./report');
+  const { describe } = require('../../harness/report');
   let start = 0;
   return annotateStream(bytes).map((frame, i) => {
     const verdict = decodeFrame(bytes.subarray(start));
