@@ -173,5 +173,5 @@ async function runCommand(argv) {
 }
 
 module.exports = {
-  runCommand, parse, helpText, sideFlags, sessionOptions, knownChoice, positiveInteger, checkFolder, checkNewFile,
+  runCommand, parse, sideFlags, sessionOptions, knownChoice, positiveInteger, checkFolder, checkNewFile,
 };

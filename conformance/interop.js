@@ -118,4 +118,4 @@ function interopRows(result) {
   });
 }
 
-module.exports = { wireCheck, wireChecks, handshake, interopRows, skewReason, skewVersions, skewFrame };
+module.exports = { wireCheck, wireChecks, handshake, interopRows, skewReason };

@@ -295,4 +295,4 @@ async function runConformance(options) {
   return { binaries, columns, rows, wire: wire ?? {}, skipped };
 }
 
-module.exports = { runConformance, runCodecColumn, describeBinaries, loadCases, isNode };
+module.exports = { runConformance, runCodecColumn, describeBinaries, loadCases };

@@ -90,4 +90,4 @@ function installRuntime(name, version) {
   return resolveRuntime(`${name}@${version}`);
 }
 
-module.exports = { kinds, specPattern, parseRuntime, pinnedRuntimes, resolveRuntime, probeRuntime, installRuntime };
+module.exports = { kinds, parseRuntime, pinnedRuntimes, resolveRuntime, probeRuntime, installRuntime };

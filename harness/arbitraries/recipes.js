@@ -237,4 +237,4 @@ function estimatedBytes(node) {
 // byte: values whose frames stay small.
 const smallRecipe = recipe.filter((r) => estimatedBytes(r) <= 1 << 14);
 
-module.exports = { recipe, smallRecipe, estimatedBytes };
+module.exports = { recipe, smallRecipe };
