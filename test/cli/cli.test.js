@@ -294,7 +294,7 @@ describe('ipcfuzz CLI', function () {
 
     for (const name of commandNames) {
       it(`ipcfuzz ${name} --help lists every flag it parses, with its default`, async function () {
-        const { flags } = require(`../cli/commands/${name}`);
+        const { flags } = require(`../../cli/commands/${name}`);
         const { code, stdout, stderr } = await cli([name, '--help']);
         assert.equal(code, 0, stderr);
         assert.match(stdout, new RegExp(`^usage: ipcfuzz ${name} `));
