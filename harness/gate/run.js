@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { classify, scopeText } = require('../known');
 const { tiers } = require('../compare');
+const { isSharedDefect } = require('../roundtrip');
 const { FindingStore } = require('../findings');
 const { runProperties, runExhaustive } = require('../../properties/runner');
 const { properties } = require('../../properties/definitions');
@@ -89,7 +90,8 @@ async function timed(name, collector, fn) {
   return { name, cases, seconds: (Date.now() - started) / 1000 };
 }
 
-const failureOf = (fresh) => (fresh.length ? {
+const failureOf = (all) => failureOfDifferences(all.filter((d) => !isSharedDefect(d.signature)));
+const failureOfDifferences = (fresh) => (fresh.length ? {
   message: fresh.map((d) => d.signature).join('; '),
   body: fresh.map((d) => `${d.signature}\n${d.where}: ${d.detail}`).join('\n\n'),
 } : undefined);
@@ -190,7 +192,7 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
     failure: failureOf(fc.findings.map((f) => f.difference)) });
   for (const status of jz.statuses) {
     for (const f of status.findings.values()) if (f.folder) collector.adopt(f.signature, f.folder, `fuzz: jazzer ${status.target}`);
-    const signatures = [...status.findings.keys()];
+    const signatures = [...status.findings.keys()].filter((signature) => !isSharedDefect(signature));
     cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
       failure: signatures.length ? { message: signatures.join('; ') } : undefined });
   }
@@ -239,13 +241,15 @@ async function runGate(options) {
     clearTimeout(hardStop);
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
-  const findings = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const found = [...collector.findings.values()].sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const shared = found.filter((f) => isSharedDefect(f.difference.signature));
+  const findings = found.filter((f) => !shared.includes(f));
   const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
     .map((c) => `${c.name} (${c.skipped})`));
   const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];
   return {
     verdict: findings.length || stale.length || silent.length ? 'fail' : 'pass',
-    findings, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
+    findings, shared, stages, stale, skipped, known: collector.knownSeen, seconds: (Date.now() - started) / 1000,
     historyDependent: [...collector.historyDependent].filter((signature) => !collector.findings.has(signature)),
   };
 }
