@@ -98,4 +98,9 @@ function valueFailure(side, read, inputTree) {
     detail: `${side} read back another value: ${d.path}: ${JSON.stringify(d.a)} written, ${JSON.stringify(d.b)} read` }];
 }
 
-module.exports = { roundtripDifferences, lossless, tampered };
+// A frame both codecs write and cannot read back alike is a defect they share:
+// reported with its repro, but no difference between them, so it never
+// decides an exit code or a gate's verdict.
+const isSharedDefect = (signature) => /^roundtrip\/[^/]+\/a\+b:/.test(signature);
+
+module.exports = { roundtripDifferences, lossless, tampered, isSharedDefect };

@@ -14,6 +14,7 @@ const { FindingStore } = require('../../harness/findings');
 const { UsageError } = require('../../harness/errors');
 const { root } = require('../../harness/binaries');
 const coverage = require('../../harness/coverage');
+const { isSharedDefect } = require('../../harness/roundtrip');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -124,7 +125,9 @@ function printSummary(results, session, store, stopped) {
     const who = results.some((r) => r.engine === 'fast-check') ? 'fast-check and replays' : 'replays of saved inputs';
     lines.push(`workers (${who}): ${stats.requests} calls, ${stats.crashes} crashes, ${stats.hangs} hangs`);
   }
-  const findings = new Map(results.flatMap((r) => r.findings.map((f) => [f.signature, { ...f, engine: r.engine }])));
+  const found = new Map(results.flatMap((r) => r.findings.map((f) => [f.signature, { ...f, engine: r.engine }])));
+  const shared = [...found.values()].filter((f) => isSharedDefect(f.signature));
+  const findings = new Map([...found].filter(([signature]) => !isSharedDefect(signature)));
   const seenAgain = new Set(results.flatMap((r) => r.seenAgain).filter((sig) => !findings.has(sig)));
   if (seenAgain.size) lines.push(`${seenAgain.size} seen again, already in ${store.dir}: ${[...seenAgain].join(', ')}`);
   const history = new Set(results.flatMap((r) => r.historyDependent).filter((sig) => !findings.has(sig)));
@@ -133,13 +136,17 @@ function printSummary(results, session, store, stopped) {
       `${[...history].join(', ')}`);
   }
   if (stopped.length) lines.push(`stopped at the time limit: ${stopped.join(', ')}`);
+  const listing = (f) => [`  ${f.signature}  [${f.engine}]`, `    ${detailOf(f.folder)}`,
+    `    ${path.relative(process.cwd(), f.folder)}`];
+  if (shared.length) {
+    lines.push(`${shared.length} defect${shared.length > 1 ? 's' : ''} both codecs share (no difference between them; ` +
+      'the exit code does not count it):', ...shared.flatMap(listing));
+  }
   if (!findings.size) {
     lines.push('no new findings');
   } else {
     lines.push(`${findings.size} new finding${findings.size > 1 ? 's' : ''} in ${store.dir}:`);
-    for (const f of findings.values()) {
-      lines.push(`  ${f.signature}  [${f.engine}]`, `    ${detailOf(f.folder)}`, `    ${path.relative(process.cwd(), f.folder)}`);
-    }
+    for (const f of findings.values()) lines.push(...listing(f));
   }
   console.log(lines.join('\n'));
   return findings.size;

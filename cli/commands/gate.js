@@ -68,7 +68,7 @@ async function run(args) {
     const sides = Object.fromEntries(Object.entries(session.sides)
       .map(([k, s]) => [k, { codec: s.codec, node: s.node, version: s.info.node }]));
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
-    fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog(gate.findings.map((f) => ({
+    fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog([...gate.findings, ...gate.shared].map((f) => ({
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
     })), { base: out, version, sides }), null, 2)}\n`);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
@@ -85,6 +85,7 @@ async function run(args) {
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
     for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
+    for (const f of gate.shared) console.log(`  defect both codecs share (no difference): ${f.difference.signature}`);
     for (const c of gate.stages.find((s) => s.name === 'runtimes')?.cases ?? []) {
       if (c.failure) console.log(`  ${c.name}: ${c.failure.message}`);
     }

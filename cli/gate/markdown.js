@@ -70,7 +70,8 @@ function fill(lines, blocks, room) {
 }
 
 function summaryMarkdown(gate) {
-  const { verdict, sides, findings, stages, known, stale, seconds, skipped = [], historyDependent = [] } = gate;
+  const { verdict, sides, findings, shared = [], stages, known, stale, seconds } = gate;
+  const { skipped = [], historyDependent = [] } = gate;
   const icon = verdict === 'pass' ? '✅' : '❌';
   const side = (s) => `\`${s.codec}\` in node ${s.version}`;
   const staleText = stale.length ? `, ${stale.length} stale known entr${stale.length === 1 ? 'y' : 'ies'}` : '';
@@ -84,6 +85,16 @@ function summaryMarkdown(gate) {
     tail.push(`| ${s.name} | ${s.cases.length} | ${failed} | ${s.seconds.toFixed(1)} |`);
   }
   tail.push('');
+  if (shared.length) {
+    tail.push('### Defects both codecs share', '',
+      'Frames both codecs write and cannot read back alike: no difference between them, so they do not change ' +
+      'the verdict. Each has its folder under findings/ with its repro.', '');
+    const rows = shared.map((f) => `- \`${cell(f.difference.signature)}\`: ${cell(clip(f.difference.detail, 200))} ` +
+      `(\`findings/${path.basename(f.folder)}\`)`);
+    const listed = fill(tail, rows, 4000);
+    if (listed < shared.length) tail.push(`- … and ${shared.length - listed} more in results.sarif`);
+    tail.push('');
+  }
   if (skipped.length) tail.push(clip(`Skipped for lack of time: ${skipped.join('; ')}.`, 2000), '');
   if (historyDependent.length) {
     tail.push(clip('History-dependent, not findings (gone with both sides in fresh processes): ' +

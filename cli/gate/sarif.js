@@ -5,10 +5,12 @@
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { tiers } = require('../../harness/compare');
+const { isSharedDefect } = require('../../harness/roundtrip');
 
 const tierHelp = {
   crash: 'A codec crashed or hung on this input.',
   acceptance: 'One codec accepted what the other rejected.',
+  roundtrip: 'A codec wrote a frame it cannot read back, or reads back another value.',
   'error-identity': 'Both codecs rejected, with a different error class or code.',
   bytes: 'Both codecs serialized the value, to different frames.',
   classification: 'Decoded values differ in type, prototype or Buffer-ness.',
@@ -38,7 +40,7 @@ function sarifLog(findings, { base, version, sides }) {
       results: findings.map(({ difference: d, folder, inputFile }) => ({
         ruleId: d.tier,
         ruleIndex: tiers.indexOf(d.tier),
-        level: 'error',
+        level: isSharedDefect(d.signature) ? 'warning' : 'error',
         message: { text: `${d.signature}: ${d.where}: ${d.detail}` },
         locations: [{ physicalLocation: { artifactLocation: {
           uri: path.relative(base, inputFile ?? path.join(folder, 'finding.json')).split(path.sep).join('/'),

@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { classify, scopeText } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
+const { isSharedDefect } = require('../../harness/roundtrip');
 const { FindingStore, FindingRecorder } = require('../../harness/findings');
 const { runProperties, runExhaustive } = require('../../properties/engine');
 const { properties } = require('../../properties/definitions');
@@ -68,7 +69,8 @@ async function timed(name, collector, fn) {
   return { name, cases, seconds: (Date.now() - started) / 1000 };
 }
 
-const failureOf = (fresh) => (fresh.length ? {
+const failureOf = (all) => failureOfDifferences(all.filter((d) => !isSharedDefect(d.signature)));
+const failureOfDifferences = (fresh) => (fresh.length ? {
   message: fresh.map((d) => d.signature).join('; '),
   body: fresh.map((d) => `${d.signature}\n${d.where}: ${d.detail}`).join('\n\n'),
 } : undefined);
@@ -164,7 +166,7 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
     failure: failureOf(fastCheckRun.findings.map((f) => f.difference)) });
   for (const status of jazzerRun.statuses) {
     for (const f of status.findings.values()) if (f.folder) collector.adopt(f.folder, `fuzz: jazzer ${status.target}`);
-    const signatures = [...status.findings.keys()];
+    const signatures = [...status.findings.keys()].filter((signature) => !isSharedDefect(signature));
     cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
       failure: signatures.length ? { message: signatures.join('; ') } : undefined });
   }
@@ -211,15 +213,17 @@ async function runGate(options) {
   }
   // Crashes first, then by how far the difference reaches (the order of the tiers).
   const { recorder } = collector;
-  const findings = [...recorder.findings.values()]
+  const found = [...recorder.findings.values()]
     .map(({ difference, folder, stage }) => ({ difference, folder, stage }))
     .sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+  const shared = found.filter((f) => isSharedDefect(f.difference.signature));
+  const findings = found.filter((f) => !shared.includes(f));
   const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))
     .map((c) => `${c.name} (${c.skipped})`));
   const silent = stages.find((s) => s.name === 'runtimes')?.cases.filter((c) => c.failure) ?? [];
   return {
     verdict: findings.length || stale.length || silent.length ? 'fail' : 'pass',
-    findings, stages, stale, skipped, known: recorder.knownSeen(), seconds: (Date.now() - started) / 1000,
+    findings, shared, stages, stale, skipped, known: recorder.knownSeen(), seconds: (Date.now() - started) / 1000,
     historyDependent: [...recorder.historyDependent].filter((signature) => !recorder.findings.has(signature)),
   };
 }
