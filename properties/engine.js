@@ -9,6 +9,7 @@ const { properties } = require('./definitions');
 const { classify } = require('../harness/known');
 const { FindingRecorder } = require('../harness/findings');
 const { StoppedError } = require('../harness/errors');
+const { isSharedDefect } = require('../harness/roundtrip');
 
 const kRunsPerTurn = 40;
 
@@ -41,7 +42,7 @@ async function runProperties(options) {
         ...properties[name].origin(outcome.counterexample),
       };
       state.recorder.record(result, difference, origin, { property: name, seed, path: outcome.path });
-      perProperty(state, name).findings++;
+      perProperty(state, name)[isSharedDefect(difference.signature) ? 'shared' : 'findings']++;
     }
     const now = summary(state, started);
     onProgress({ ...now, property: name });
@@ -64,7 +65,9 @@ function newState(seed, recorder) {
 }
 
 function perProperty(state, name) {
-  if (!state.properties.has(name)) state.properties.set(name, { runs: 0, findings: 0, known: 0, seenAgain: 0 });
+  if (!state.properties.has(name)) {
+    state.properties.set(name, { runs: 0, findings: 0, shared: 0, known: 0, seenAgain: 0 });
+  }
   return state.properties.get(name);
 }
 

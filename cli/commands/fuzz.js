@@ -46,7 +46,8 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
     engine: 'fast-check',
     lines: [`${summary.runs} runs in ${summary.seconds.toFixed(1)}s (${summary.runsPerSecond.toFixed(0)} runs/s), seed ${summary.seed}`,
       ...Object.entries(summary.properties).map(([name, p]) => `${name.padEnd(9)} ${p.runs} runs, ` +
-        `${p.findings} new finding${p.findings === 1 ? '' : 's'}, ${p.seenAgain} seen again, ${p.known} known hits`),
+        `${p.findings} new finding${p.findings === 1 ? '' : 's'}, ${p.seenAgain} seen again, ${p.known} known hits` +
+        (p.shared ? `, ${p.shared} shared defect${p.shared === 1 ? '' : 's'}` : '')),
       `known differences seen: ${Object.entries(summary.known).map(([id, n]) => `${id} ×${n}`).join(', ') || 'none'}`],
     findings: summary.findings.map((f) => ({ signature: f.difference.signature, folder: f.folder })),
     seenAgain: Object.keys(summary.seenAgain),
