@@ -90,7 +90,9 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     if (!result) return true;
     const fresh = unseen(result, state, name);
     if (target === null && fresh.length) target = fresh[0].signature;
-    return !fresh.some((d) => d.signature === target);
+    // Once chosen, the target keeps failing even if another engine sharing the
+    // store saves it meanwhile: otherwise every shrink step would pass.
+    return !result.differences.some((d) => d.signature === target);
   };
   const details = await fc.check(fc.asyncProperty(property.arbitrary, predicate), {
     seed,
