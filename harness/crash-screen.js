@@ -1,0 +1,60 @@
+'use strict';
+// Which inputs must not run a codec in the process that runs the checks.
+// Checks run in-process when both codecs live in one binary; an input whose
+// recipe has the shape of a crash already known in a native codec goes to an
+// isolated worker instead. The check is the same either way, so a screened
+// input is never skipped: if it crashes, the crash is its finding, as before.
+// An input the screen lets through and that crashes costs the in-process
+// runner a restart, never a finding (see docs/adapters.md).
+
+const kMaxIndex = 2 ** 32 - 2;
+const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
+
+// Node's host objects, as recipe nodes: ports, KeyObjects, certificates, modules.
+const isHost = (node) => node.k === 'port' || node.k === 'host' || (node.k === 'nest' && node.in === 'host');
+
+// The keys a host object gets from its own recipe: its props, and the keys of
+// its tampering steps and of the steps its getters run.
+function* ownKeys(node) {
+  for (const [key] of node.props ?? []) yield key;
+  for (const step of node.tamper ?? []) {
+    yield step.key;
+    for (const then of step.get?.then ?? []) yield then.key;
+  }
+}
+
+// Every recipe node, wherever it sits.
+function* nodes(value) {
+  if (value === null || typeof value !== 'object') return;
+  if (typeof value.k === 'string') yield value;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) yield* nodes(child);
+}
+
+// A getter step aimed at a property of its object ("on": key) may add keys to
+// a host object held there.
+const aimedSteps = (node) => (node.tamper ?? []).flatMap((step) => step.get?.then ?? []).filter((t) => t.on !== undefined);
+
+const shapes = [
+  {
+    // ipc_serdes (26.4+, 24.19+) copies a host object's own keys with
+    // key.As<Name>() on what GetOwnPropertyNames gives: a Number for an
+    // index key, and a SIGSEGV.
+    name: 'index key on a host object',
+    matches(recipe) {
+      const all = [...nodes(recipe)];
+      if (!all.some(isHost)) return false;
+      return all.some((node) => (isHost(node) && [...ownKeys(node)].some(isIndex)) ||
+        aimedSteps(node).some((step) => isIndex(step.key)));
+    },
+  },
+];
+
+// The shape an input of a check has, or null. A value module is user code:
+// anything may happen in it, so it is always screened.
+function screen(input) {
+  if (input?.module !== undefined) return 'value module';
+  if (input?.recipe === undefined) return null;
+  return shapes.find((s) => s.matches(input.recipe))?.name ?? null;
+}
+
+module.exports = { screen, shapes };

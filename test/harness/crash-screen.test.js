@@ -1,0 +1,35 @@
+'use strict';
+const assert = require('node:assert/strict');
+const { screen } = require('../../harness/crash-screen');
+
+const port = (props) => ({ recipe: { k: 'port', props } });
+const num = { k: 'number', v: 1 };
+
+describe('crash screen', function () {
+  it('screens a host object with an index key, own or added by a getter', function () {
+    assert.equal(screen(port([['0', num]])), 'index key on a host object');
+    assert.equal(screen(port([['4294967294', num]])), 'index key on a host object');
+    assert.equal(screen({ recipe: { k: 'nest', in: 'host', depth: 3, leaf: num, tamper: [{ op: 'set', key: '7' }] } }),
+      'index key on a host object');
+    const aimed = { op: 'define', key: 'a', get: { then: [{ op: 'set', on: 'p', key: '3', value: num }] } };
+    assert.equal(screen({ recipe: { k: 'object', props: [['p', { k: 'port', props: [] }]], tamper: [aimed] } }),
+      'index key on a host object');
+    const getter = { op: 'define', key: 'a', get: { then: [{ op: 'set', key: '12', value: num }] } };
+    assert.equal(screen({ recipe: { k: 'host', type: 'x509', props: [], tamper: [getter] } }),
+      'index key on a host object');
+  });
+
+  it('lets through keys that are no index and objects that are no host object', function () {
+    for (const key of ['4294967295', '01', '-0', '1e3', 'a']) assert.equal(screen(port([[key, num]])), null, key);
+    assert.equal(screen({ recipe: { k: 'object', props: [['0', num]] } }), null);
+    assert.equal(screen({ recipe: { k: 'array', items: [{ k: 'port', props: [['a', num]] },
+      { k: 'object', props: [['1', num]], tamper: [{ op: 'define', key: '7', value: num }] }] } }), null);
+    assert.equal(screen({ recipe: { k: 'view', type: 'Uint8Array', bytes: '00', tamper: [{ op: 'set', key: '0' }] } }),
+      null);
+    assert.equal(screen({ bytes: '00' }), null);
+  });
+
+  it('screens every value module', function () {
+    assert.equal(screen({ module: '/x.js' }), 'value module');
+  });
+});
