@@ -32,7 +32,8 @@ function* nodes(value) {
 
 // A getter step aimed at a property of its object ("on": key) may add keys to
 // a host object held there.
-const aimedSteps = (node) => (node.tamper ?? []).flatMap((step) => step.get?.then ?? []).filter((t) => t.on !== undefined);
+const aimedSteps = (node) => (node.tamper ?? []).flatMap((step) => step.get?.then ?? [])
+  .filter((then) => then.on !== undefined);
 
 const shapes = [
   {
