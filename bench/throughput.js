@@ -53,7 +53,8 @@ async function engineRun({ engine, target, screened, seconds, seed, trace }) {
   if (screened) env.IPCFUZZ_SCREENED = screened;  // a knob of the bench alone
   else delete env.IPCFUZZ_SCREENED;
   const child = spawn(process.execPath, [path.join(__dirname, 'engine-run.js'), '--engine', engine, '--target', target,
-    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace],
+  { stdio: ['ignore', 'pipe', 'pipe'], env });
   const rss = sampleTree(child.pid, processClass);
   let stdout = '';
   let stderr = '';
@@ -138,7 +139,8 @@ function markdown(rows, { before = [] } = {}) {
     rows.map((r) => {
       const goal = r.screened ? {} : goals[runName(r)] ?? {};
       return [r.engine, label(r), againstGoal(r.execsPerSecond, goal.execsPerSecond, fmt.rate, true),
-        fmt.range(earlier(r)), fmt.range(r.bareMicrosPerExec, micros), againstGoal(r.overhead, goal.overhead, times, false),
+        fmt.range(earlier(r)), fmt.range(r.bareMicrosPerExec, micros),
+        againstGoal(r.overhead, goal.overhead, times, false),
         fmt.range(r.crashesPerThousand, (x) => x.toFixed(1))];
     }));
 }
