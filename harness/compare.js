@@ -34,28 +34,63 @@ function outcomeLabel(outcome) {
 }
 
 // First difference between two canonical trees: { path, field, a, b } or null.
-function treeDiff(a, b, path = '$') {
-  if (a === b) return null;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
-    return { path, field: path.split('.').at(-1).replace(/\[\d+\]/g, ''), a, b };
+// `lossy` (the round-trip oracle's, see roundtrip.js) leaves out of the
+// comparison the fields for which skip(node, key) holds, on either side, and
+// matches a node of `a` for which matchesAll(node) holds with whatever `b` has
+// there, and a node of `b` with nothing. The path is spelled out only once a
+// difference is found.
+function treeDiff(a, b, lossy) {
+  const trail = [];  // [key, a, b] of each array and object on the way down
+  const found = firstDifference(a, b, trail, lossy);
+  if (!found) return null;
+  let path = '$';
+  for (let i = 0; i < trail.length; i += 3) path += typeof trail[i] === 'number' ? `[${trail[i]}]` : `.${trail[i]}`;
+  // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
+  const d = { path, field: found.shape ? 'shape' : path.split('.').at(-1).replace(/\[\d+\]/g, ''), a: found.a,
+    b: found.b };
+  // The node type decides what the field means: the outermost node holding it names it.
+  for (let i = trail.length - 3; i >= 0; i -= 3) {
+    if (trail[i] === d.field) d.node = trail[i + 1].t ?? trail[i + 2].t;
   }
-  if (Array.isArray(a) !== Array.isArray(b)) return { path, field: 'shape', a, b };
+  return d;
+}
+
+const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
+
+function differenceAt(key, a, b, x, y, trail, lossy) {
+  trail.push(key, a, b);
+  const d = firstDifference(x, y, trail, lossy);
+  if (!d) trail.length -= 3;
+  return d;
+}
+
+const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function firstDifference(a, b, trail, lossy) {
+  if (a === b) return null;
+  if (lossy && isNode(a) && lossy.matchesAll(a)) return null;
+  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b };
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b };
+  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true };
   if (Array.isArray(a)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = treeDiff(a[i], b[i], `${path}[${i}]`);
+      const d = differenceAt(i, a, b, a[i], b[i], trail, lossy);
       if (d) return d;
     }
     return null;
   }
   // The node type decides what the other fields mean: compare it first.
-  const keys = [...new Set(['t', ...Object.keys(a), ...Object.keys(b)])];
-  for (const key of keys) {
-    const d = treeDiff(a[key], b[key], `${path}.${key}`);
-    if (d) {
-      if (d.field === key) d.node = a.t ?? b.t;
-      return d;
-    }
+  const d = differenceAt('t', a, b, a.t, b.t, trail, lossy);
+  if (d) return d;
+  for (const key in a) {
+    if (key === 't' || !kept(a, key, lossy)) continue;
+    const d = differenceAt(key, a, b, a[key], kept(b, key, lossy) ? b[key] : undefined, trail, lossy);
+    if (d) return d;
+  }
+  for (const key in b) {
+    if (key === 't' || kept(a, key, lossy) || !kept(b, key, lossy)) continue;
+    const d = differenceAt(key, a, b, undefined, b[key], trail, lossy);
+    if (d) return d;
   }
   return null;
 }
