@@ -165,7 +165,7 @@ function compareOutcomes(op, where, oa, ob) {
 // process ran before (js against js differs so): not the codec's choice.
 function numbersAsWritten(hex) {
   const bytes = Buffer.from(hex, 'hex');
-  const { values } = annotateFrame(bytes);
+  const { values } = annotateFrame(bytes, 0, { describe: false });
   const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
   if (!numbers.length) return hex;
   let out = '';
