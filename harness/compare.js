@@ -60,7 +60,11 @@ const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node
 function differenceAt(key, a, b, x, y, trail, lossy) {
   trail.push(key, a, b);
   const d = firstDifference(x, y, trail, lossy);
-  if (!d) trail.length -= 3;
+  if (!d) {
+    trail.pop();
+    trail.pop();
+    trail.pop();
+  }
   return d;
 }
 

@@ -153,7 +153,9 @@ function stream(codec, data, chunks) {
 // Buffer's pool, whose offsets would depend on what else was allocated).
 function readOf(data, start, end) {
   const chunk = Buffer.alloc(Math.max(0, Math.min(end, data.length) - start));
-  data.copy(chunk, 0, start, end);
+  // Byte by byte for the short reads that streams are cut into: Buffer#copy's checks cost more.
+  if (chunk.length > 64) data.copy(chunk, 0, start, end);
+  else for (let i = 0; i < chunk.length; i++) chunk[i] = data[start + i];
   return chunk;
 }
 
