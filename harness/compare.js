@@ -40,60 +40,55 @@ function outcomeLabel(outcome) {
 // there, and a node of `b` with nothing. The path is spelled out only once a
 // difference is found.
 function treeDiff(a, b, lossy) {
-  const trail = [];  // [key, a, b] of each array and object on the way down
-  const found = firstDifference(a, b, trail, lossy);
+  const found = firstDifference(a, b, lossy);
   if (!found) return null;
+  const { up } = found;  // [key, a, b] of each array and object, from the difference up to the root
   let path = '$';
-  for (let i = 0; i < trail.length; i += 3) path += typeof trail[i] === 'number' ? `[${trail[i]}]` : `.${trail[i]}`;
+  for (let i = up.length - 3; i >= 0; i -= 3) path += typeof up[i] === 'number' ? `[${up[i]}]` : `.${up[i]}`;
   // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
   const d = { path, field: found.shape ? 'shape' : path.split('.').at(-1).replace(/\[\d+\]/g, ''), a: found.a,
     b: found.b };
   // The node type decides what the field means: the outermost node holding it names it.
-  for (let i = trail.length - 3; i >= 0; i -= 3) {
-    if (trail[i] === d.field) d.node = trail[i + 1].t ?? trail[i + 2].t;
+  for (let i = 0; i < up.length; i += 3) {
+    if (up[i] === d.field) d.node = up[i + 1].t ?? up[i + 2].t;
   }
   return d;
 }
 
 const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
 
-function differenceAt(key, a, b, x, y, trail, lossy) {
-  trail.push(key, a, b);
-  const d = firstDifference(x, y, trail, lossy);
-  if (!d) {
-    trail.pop();
-    trail.pop();
-    trail.pop();
-  }
+function differenceAt(key, a, b, x, y, lossy) {
+  const d = firstDifference(x, y, lossy);
+  d?.up.push(key, a, b);
   return d;
 }
 
 const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function firstDifference(a, b, trail, lossy) {
+function firstDifference(a, b, lossy) {
   if (a === b) return null;
   if (lossy && isNode(a) && lossy.matchesAll(a)) return null;
-  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b };
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b };
-  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true };
+  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b, up: [] };
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b, up: [] };
+  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true, up: [] };
   if (Array.isArray(a)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = differenceAt(i, a, b, a[i], b[i], trail, lossy);
+      const d = differenceAt(i, a, b, a[i], b[i], lossy);
       if (d) return d;
     }
     return null;
   }
   // The node type decides what the other fields mean: compare it first.
-  const d = differenceAt('t', a, b, a.t, b.t, trail, lossy);
+  const d = differenceAt('t', a, b, a.t, b.t, lossy);
   if (d) return d;
   for (const key in a) {
     if (key === 't' || !kept(a, key, lossy)) continue;
-    const d = differenceAt(key, a, b, a[key], kept(b, key, lossy) ? b[key] : undefined, trail, lossy);
+    const d = differenceAt(key, a, b, a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
     if (d) return d;
   }
   for (const key in b) {
     if (key === 't' || kept(a, key, lossy) || !kept(b, key, lossy)) continue;
-    const d = differenceAt(key, a, b, undefined, b[key], trail, lossy);
+    const d = differenceAt(key, a, b, undefined, b[key], lossy);
     if (d) return d;
   }
   return null;
