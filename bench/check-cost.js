@@ -85,23 +85,26 @@ function inputsOf(target, { samples, seed }, ops) {
 function timeChecks(target, inputs, seconds, run) {
   const { runSync } = require('../harness/checks');
   const times = [];
+  const cpu = process.cpuUsage();
   const until = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   for (let i = 0; i < inputs.length || process.hrtime.bigint() < until; i++) {
     const start = process.hrtime.bigint();
     runSync(target, run, inputs[i % inputs.length]);
     times.push(Number(process.hrtime.bigint() - start) / 1e3);
   }
-  return times;
+  // CPU time too: on a loaded machine, wall time also counts the waits for a core.
+  const { user, system } = process.cpuUsage(cpu);
+  return { times, cpu: (user + system) / times.length };
 }
 
-function row(target, source, inputs, times) {
+function row(target, source, inputs, { times, cpu }) {
   const sorted = Float64Array.from(times).sort();
   const total = times.reduce((s, t) => s + t, 0);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const us = (x) => `${Math.round(x).toLocaleString('en-US')} µs`;
   return `check-cost.js target=${target} source=${source} inputs=${inputs} checks=${times.length}: ` +
     `${Math.round(times.length / total * 1e6).toLocaleString('en-US')}/s mean ${us(total / times.length)} ` +
-    `median ${us(at(0.5))} p99 ${us(at(0.99))}`;
+    `median ${us(at(0.5))} p99 ${us(at(0.99))} cpu ${us(cpu)}`;
 }
 
 // Self time per function of a .cpuprofile, largest first.

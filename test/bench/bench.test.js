@@ -158,7 +158,8 @@ describe('bench', function () {
     assert.match(out, /v26\.10\.0, js against native in-process/);
     for (const target of ['value', 'frame', 'stream']) {
       for (const source of ['fast-check', 'corpus']) {
-        const line = new RegExp(`target=${target} source=${source} inputs=(\\d+) checks=(\\d+): ([\\d,]+)/s mean`);
+        const line = new RegExp(`target=${target} source=${source} inputs=(\\d+) checks=(\\d+): ([\\d,]+)/s mean .* ` +
+          'cpu [\\d,]+ µs$', 'm');
         const [, inputs, checks, rate] = line.exec(out) ?? assert.fail(`no row for ${target} ${source}:\n${out}`);
         assert.ok(Number(inputs) > 0 && Number(checks) >= Number(inputs), line.exec(out)[0]);
         assert.ok(positive(Number(rate.replaceAll(',', ''))), line.exec(out)[0]);
