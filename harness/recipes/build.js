@@ -4,7 +4,8 @@
 const { compileRecipe } = require('./codegen');
 const { UsageError } = require('../errors');
 
-const compiled = new Map();
+const compiled = new Map();  // in the order last used
+const kCompiled = 1000;
 
 // The same function as new Function('require', 'effects', body) would make.
 // A parenthesized function is compiled as it is parsed, where new Function
@@ -15,11 +16,13 @@ const compile = (body) => (0, eval)(`(function (require, effects) {\n${body}\n})
 function buildInput(input, effects) {
   if (input.recipe !== undefined) {
     const key = JSON.stringify(input.recipe);
-    if (!compiled.has(key)) {
-      if (compiled.size > 1000) compiled.clear();
-      compiled.set(key, compile(compileRecipe(input.recipe)));
-    }
-    return compiled.get(key)(require, effects);
+    // The recipes used last stay compiled (a fuzzer's mutations often decode to a recipe met before).
+    let make = compiled.get(key);
+    if (make) compiled.delete(key);
+    else make = compile(compileRecipe(input.recipe));
+    compiled.set(key, make);
+    if (compiled.size > kCompiled) compiled.delete(compiled.keys().next().value);
+    return make(require, effects);
   }
   const make = require(input.module);
   if (typeof make !== 'function') {
