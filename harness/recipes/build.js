@@ -13,6 +13,13 @@ const kCompiled = 1000;
 // third less of what a new recipe costs before its value is built.
 const compile = (body) => (0, eval)(`(function (require, effects) {\n${body}\n})`);
 
+// The generated code requires built-in modules each time it runs: looked up once.
+const modules = new Map();
+const requireOnce = (id) => {
+  if (!modules.has(id)) modules.set(id, require(id));
+  return modules.get(id);
+};
+
 function buildInput(input, effects) {
   if (input.recipe !== undefined) {
     const key = JSON.stringify(input.recipe);
@@ -22,7 +29,7 @@ function buildInput(input, effects) {
     else make = compile(compileRecipe(input.recipe));
     compiled.set(key, make);
     if (compiled.size > kCompiled) compiled.delete(compiled.keys().next().value);
-    return make(require, effects);
+    return make(requireOnce, effects);
   }
   const make = require(input.module);
   if (typeof make !== 'function') {
