@@ -114,4 +114,4 @@ function valueFailure(side, read, inputTree) {
 // decides an exit code or a gate's verdict.
 const isSharedDefect = (signature) => /^roundtrip\/[^/]+\/a\+b:/.test(signature);
 
-module.exports = { roundtripDifferences, lossless, tampered, isSharedDefect };
+module.exports = { roundtripDifferences, lossless, lossy, tampered, isSharedDefect };
