@@ -17,7 +17,7 @@ CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
 BENCH_OUT         ?= bench/results
 
-.PHONY: lint test-cli bench test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+.PHONY: lint test-cli bench bench-checks test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -30,6 +30,7 @@ help:
 	@echo "make conformance   vectors and child_process.fork cases on every binary (CONFORMANCE_NODES=pinned, CONFORMANCE_OUT=$(CONFORMANCE_OUT))"
 	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22.12.0 24.19.0\")"
 	@echo "make bench         fuzzing throughput, time to find the mutants, the codec performance table (BENCH_OUT=$(BENCH_OUT))"
+	@echo "make bench-checks  the cost of one check with both codecs in-process (CHECK_COST_FLAGS=--cpu-prof)"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets and check them by the platform's rules (OSS_FUZZ_CHECK_SECONDS=20)"
 
@@ -106,3 +107,7 @@ nodes: install
 
 bench: install
 	$(HOST_NODE) bench/run.js --out $(BENCH_OUT)
+
+# The cost of one check with both codecs in-process (CHECK_COST_FLAGS=--cpu-prof for where the time goes).
+bench-checks: install
+	$(HOST_NODE) bench/check-cost.js $(CHECK_COST_FLAGS)

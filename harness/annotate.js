@@ -17,16 +17,17 @@ class Stop extends Error {
 }
 
 class Reader {
-  constructor(bytes, start, end) {
+  // Without `describe`, only the values are kept: no segments, no labels.
+  constructor(bytes, start, end, describe = true) {
     this.bytes = bytes;
     this.pos = start;
     this.end = end;
-    this.segments = [];
+    this.segments = describe ? [] : null;
     this.values = [];  // extent of every complete value: { start, end, tag }
   }
 
   mark(start, label, field) {
-    this.segments.push({ start, end: this.pos, label, field: field ?? label });
+    this.segments?.push({ start, end: this.pos, label, field: field ?? label });
   }
 
   byte() {
@@ -60,7 +61,7 @@ class Reader {
   field(label, read, field) {
     const start = this.pos;
     const value = read();
-    this.mark(start, typeof label === 'function' ? label(value) : `${label} ${value}`, field);
+    if (this.segments) this.mark(start, typeof label === 'function' ? label(value) : `${label} ${value}`, field);
     return value;
   }
 }
@@ -85,6 +86,7 @@ function readHeader(r) {
 function readString(r, tag, field) {
   const length = r.field('byteLength', () => r.varint(), `${field}.length`);
   const bytes = r.field(() => `${field}`, () => r.raw(length), `${field}.bytes`);
+  if (!r.segments) return;
   const seg = r.segments.at(-1);
   const text = tag === 0x63 ? Buffer.from(bytes).toString('utf16le') :
     Buffer.from(bytes).toString(tag === 0x53 ? 'utf8' : 'latin1');
@@ -103,7 +105,7 @@ function readHostObject(r, depth) {
   r.field(() => 'view bytes', () => r.raw(byteLength), 'host.bytes');
   if (viewTypes[index] === undefined) throw new Stop(`bad-view-index: ${index}`, indexStart);
   const width = bytesPerElement[viewTypes[index]] ?? 1;
-  if (byteLength % width) r.segments.at(-1).label += ` (not a multiple of ${width})`;
+  if (byteLength % width && r.segments) r.segments.at(-1).label += ` (not a multiple of ${width})`;
 }
 
 function readProperties(r, depth, endTag) {
@@ -222,9 +224,10 @@ function readError(r, depth) {
   }
 }
 
-// Annotates one frame at `start`: returns { segments, end, stop? }.
-function annotateFrame(bytes, start = 0) {
-  const r = new Reader(bytes, start, bytes.length);
+// Annotates one frame at `start`: returns { segments, values, end, stop? };
+// with describe: false, segments is null (what counting values needs, cheaper).
+function annotateFrame(bytes, start = 0, { describe = true } = {}) {
+  const r = new Reader(bytes, start, bytes.length, describe);
   if (bytes.length - start < 4) {
     r.pos = bytes.length;
     r.mark(start, `partial length prefix (${bytes.length - start} of 4 bytes)`, 'prefix');

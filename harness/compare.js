@@ -34,28 +34,62 @@ function outcomeLabel(outcome) {
 }
 
 // First difference between two canonical trees: { path, field, a, b } or null.
-function treeDiff(a, b, path = '$') {
-  if (a === b) return null;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
-    return { path, field: path.split('.').at(-1).replace(/\[\d+\]/g, ''), a, b };
+// `lossy` (the round-trip oracle's, see roundtrip.js) leaves out of the
+// comparison the fields for which skip(node, key) holds, on either side, and
+// matches a node of `a` for which matchesAll(node) holds with whatever `b` has
+// there, and a node of `b` with nothing. The path is spelled out only once a
+// difference is found.
+function treeDiff(a, b, lossy) {
+  const found = firstDifference(a, b, lossy);
+  if (!found) return null;
+  const { up } = found;  // [key, a, b] of each array and object, from the difference up to the root
+  let path = '$';
+  for (let i = up.length - 3; i >= 0; i -= 3) path += typeof up[i] === 'number' ? `[${up[i]}]` : `.${up[i]}`;
+  // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
+  const d = { path, field: found.shape ? 'shape' : path.split('.').at(-1).replace(/\[\d+\]/g, ''), a: found.a,
+    b: found.b };
+  // The node type decides what the field means: the outermost node holding it names it.
+  for (let i = 0; i < up.length; i += 3) {
+    if (up[i] === d.field) d.node = up[i + 1].t ?? up[i + 2].t;
   }
-  if (Array.isArray(a) !== Array.isArray(b)) return { path, field: 'shape', a, b };
+  return d;
+}
+
+const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
+
+function differenceAt(key, a, b, x, y, lossy) {
+  const d = firstDifference(x, y, lossy);
+  d?.up.push(key, a, b);
+  return d;
+}
+
+const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function firstDifference(a, b, lossy) {
+  if (a === b) return null;
+  if (lossy && isNode(a) && lossy.matchesAll(a)) return null;
+  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b, up: [] };
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b, up: [] };
+  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true, up: [] };
   if (Array.isArray(a)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = treeDiff(a[i], b[i], `${path}[${i}]`);
+      const d = differenceAt(i, a, b, a[i], b[i], lossy);
       if (d) return d;
     }
     return null;
   }
   // The node type decides what the other fields mean: compare it first.
-  const keys = [...new Set(['t', ...Object.keys(a), ...Object.keys(b)])];
-  for (const key of keys) {
-    const d = treeDiff(a[key], b[key], `${path}.${key}`);
-    if (d) {
-      if (d.field === key) d.node = a.t ?? b.t;
-      return d;
-    }
+  const d = differenceAt('t', a, b, a.t, b.t, lossy);
+  if (d) return d;
+  for (const key in a) {
+    if (key === 't' || !kept(a, key, lossy)) continue;
+    const d = differenceAt(key, a, b, a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
+    if (d) return d;
+  }
+  for (const key in b) {
+    if (key === 't' || kept(a, key, lossy) || !kept(b, key, lossy)) continue;
+    const d = differenceAt(key, a, b, undefined, b[key], lossy);
+    if (d) return d;
   }
   return null;
 }
@@ -130,7 +164,7 @@ function compareOutcomes(op, where, oa, ob) {
 // process ran before (js against js differs so): not the codec's choice.
 function numbersAsWritten(hex) {
   const bytes = Buffer.from(hex, 'hex');
-  const { values } = annotateFrame(bytes);
+  const { values } = annotateFrame(bytes, 0, { describe: false });
   const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
   if (!numbers.length) return hex;
   let out = '';

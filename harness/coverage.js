@@ -40,9 +40,14 @@ const groups = {
 
 const counts = new Map();
 let flushedAt = 0;
+// The key of each group and name met, made once.
+const keys = new Map();
 
 function add(group, name, n = 1) {
-  const k = `${group}\t${name}`;
+  let names = keys.get(group);
+  if (!names) keys.set(group, names = new Map());
+  let k = names.get(name);
+  if (k === undefined) names.set(name, k = `${group}\t${name}`);
   counts.set(k, (counts.get(k) ?? 0) + n);
 }
 
@@ -58,7 +63,9 @@ function countNode(node, top) {
   }
   if (typeof node.k === 'string') countKind(node, top);
   if (typeof node.op === 'string') countStep(node);
-  for (const value of Object.values(node)) countNode(value, false);
+  for (const key in node) {
+    if (typeof node[key] === 'object') countNode(node[key], false);
+  }
 }
 
 function countKind(node, top) {
@@ -98,10 +105,24 @@ function countStep(step) {
   if (step.get?.throws !== undefined) add('getter effect', 'throw');
 }
 
+// The tags of small frames met lately, each with how often: a frame written
+// again (small values are, often) is counted without reading it again.
+const frameTags = new Map();
+const kRememberedHex = 512;
+
 function countFrame(hex) {
   // Large frames (long arrays, MiB strings) would cost more to annotate than to fuzz.
   if (typeof hex !== 'string' || hex.length > 1 << 17) return;
-  for (const value of annotateFrame(Buffer.from(hex, 'hex')).values) add('tag', value.tag);
+  let tally = frameTags.get(hex);
+  if (!tally) {
+    tally = new Map();
+    for (const { tag } of annotateFrame(Buffer.from(hex, 'hex'), 0, { describe: false }).values) {
+      tally.set(tag, (tally.get(tag) ?? 0) + 1);
+    }
+    if (frameTags.size >= 1000) frameTags.clear();
+    if (hex.length <= kRememberedHex) frameTags.set(hex, tally);
+  }
+  for (const [tag, n] of tally) add('tag', tag, n);
 }
 
 // Counts one value check's input and the frames both codecs wrote.

@@ -16,6 +16,15 @@ const {
 const part = (name, length = 16) =>
   fc.uint8Array({ minLength: length, maxLength: length }).map((b) => decodePart(name, b));
 
+// Values that cost a check milliseconds rather than microseconds: strings of
+// 4 KiB and more, nests 1000 deep and more, long arrays. Drawn as often as
+// the rest, they would take most of a run's time; drawn rarely (below), each
+// is still met a few hundred times in a ten-minute run.
+const isHeavy = (node) => (node.k === 'string' && (node.repeat ?? 1) >= 4096) ||
+  (node.k === 'nest' && node.depth >= 1000) || node.k === 'range';
+const holdsHeavy = (node) => node !== null && typeof node === 'object' &&
+  (isHeavy(node) || Object.values(node).some(holdsHeavy));
+
 const num = (v) => ({ k: 'number', v });
 const str = (v) => ({ k: 'string', v });
 const global = (name) => ({ k: 'global', name });
@@ -41,8 +50,8 @@ const primitive = fc.oneof(
   number,
   fc.bigInt({ min: -(2n ** 130n), max: 2n ** 130n }).map((v) => ({ k: 'bigint', v: String(v) })),
   string.map(str),
-  // Length classes up to MiBs and V8's string shapes.
-  part('string', 32),
+  // Length classes up to 65 units and V8's string shapes; longer ones are heavy (below).
+  part('string', 32).filter((node) => !holdsHeavy(node)),
 );
 
 const key = fc.oneof(
@@ -142,13 +151,26 @@ const boxed = fc.oneof(
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((v) => ({ k: 'bigint', v: String(v) })), string.map(str),
 ).map((of) => ({ k: 'boxed', of }));
 
-const leaf = fc.oneof(
+// Heavy values, one class as often as another: long strings, deep nests,
+// long packed and holey arrays, views around 64 KiB and of MiBs.
+const heavy = fc.oneof(
+  ...[4096, 65536, 1 << 20].map((repeat) => part('string', 32).filter((node) => node.repeat === repeat)),
+  ...[1000, 10000].map((depth) => part('nest', 4).filter((node) => node.depth === depth)),
+  ...[1000, 10000, 20000, 100000].map((n) => part('range', 4).filter((node) => node.n === n)),
+  ...[[65535, 65537], [3 << 20, 3 << 20]].map(([min, max]) => fc.tuple(fc.constantFrom(...viewTypes),
+    fc.integer({ min, max }), fc.uint8Array({ minLength: 8, maxLength: 8 })).map(([type, size, bytes]) => {
+    const width = bytesPerElement[type] ?? 1;
+    return { k: 'view', type, bytes: Buffer.from(bytes.subarray(0, width)).toString('hex'),
+      repeat: Math.floor(size / width) };
+  })),
+);
+
+const ordinaryLeaf = fc.oneof(
   { weight: 6, arbitrary: primitive },
   { weight: 6, arbitrary: tamperedView },
   { weight: 3, arbitrary: port },
-  { weight: 2, arbitrary: part('host', 24) },
-  { weight: 1, arbitrary: part('nest', 4) },
-  { weight: 1, arbitrary: part('range', 4) },
+  { weight: 2, arbitrary: part('host', 24).filter((node) => !holdsHeavy(node)) },
+  { weight: 1, arbitrary: part('nest', 4).filter((node) => !holdsHeavy(node)) },
   { weight: 1, arbitrary: part('shapes', 32) },
   { weight: 2, arbitrary: arrayBuffer },
   { weight: 1, arbitrary: date },
@@ -156,6 +178,9 @@ const leaf = fc.oneof(
   { weight: 1, arbitrary: boxed },
   { weight: 1, arbitrary: fc.constantFrom({ k: 'symbol' }, { k: 'function' }) },
 );
+
+// About one recipe in 180 holds a heavy value: each heavy class once in 1,000 to 3,000.
+const leaf = fc.oneof({ weight: 350, arbitrary: ordinaryLeaf }, { weight: 1, arbitrary: heavy });
 
 const tree = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small', withCrossShrink: true },

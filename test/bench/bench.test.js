@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { resolveNode } = require('../../harness/binaries');
 const { binary } = require('../../bench/machine');
 const codecTable = require('../../bench/codec-table');
@@ -166,5 +166,30 @@ describe('bench', function () {
     await new Promise((resolve) => child.on('exit', resolve));
     const peaks = rss.stop();
     assert.ok(peaks.test > 64, JSON.stringify(peaks));
+  });
+  it('times each check in-process over samples and seed corpora, and says where the time went', function () {
+    this.timeout(120_000);
+    const out = execFileSync(process.execPath, [path.join(benchDir, 'check-cost.js'), '--seconds', '0.2',
+      '--samples', '40', '--cpu-prof'], { encoding: 'utf8' });
+    assert.match(out, /v26\.10\.0, js against native in-process/);
+    for (const target of ['value', 'frame', 'stream']) {
+      for (const source of ['fast-check', 'corpus']) {
+        const line = new RegExp(`target=${target} source=${source} inputs=(\\d+) checks=(\\d+): ([\\d,]+)/s mean .* ` +
+          'cpu [\\d,]+ µs$', 'm');
+        const [, inputs, checks, rate] = line.exec(out) ?? assert.fail(`no row for ${target} ${source}:\n${out}`);
+        assert.ok(Number(inputs) > 0 && Number(checks) >= Number(inputs), line.exec(out)[0]);
+        assert.ok(positive(Number(rate.replaceAll(',', ''))), line.exec(out)[0]);
+      }
+    }
+    // The profile summary names the harness's own functions by file and line.
+    assert.match(out, /^ +\d+\.\d% {2}\S+ harness\/[\w/]+\.js:\d+$/m);
+  });
+
+  it('refuses a bad flag of the check-cost bench in one line, exit 2', function () {
+    const r = spawnSync(process.execPath, [path.join(benchDir, 'check-cost.js'), '--only', 'values'],
+      { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /--only/);
   });
 });

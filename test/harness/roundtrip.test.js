@@ -3,8 +3,12 @@
 // was given modulo the lossy classes of harness/roundtrip.js.
 const assert = require('node:assert/strict');
 const { fixture, useSession, checkAgainst } = require('../fixtures/helpers');
-const { roundtripDifferences, lossless } = require('../../harness/roundtrip');
+const fc = require('fast-check');
+const { roundtripDifferences, lossless, lossy } = require('../../harness/roundtrip');
+const { treeDiff } = require('../../harness/compare');
 const { canonicalize } = require('../../harness/canonical');
+const { recipe } = require('../../harness/arbitraries/recipes');
+const { buildInput } = require('../../harness/recipes/build');
 
 const roundtrips = (result) => result.differences.filter((d) => d.tier === 'roundtrip');
 
@@ -78,6 +82,37 @@ describe('round-trip oracle', function () {
       const decodeOf = (producer, side) => ({ kind: 'ok', tree: side === 'a' ? written : read });
       const found = roundtripDifferences({ module: 'x' }, serialized, decodeOf);
       assert.deepEqual(found.map((d) => d.signature), ['roundtrip/deserialize/b:view.bytes']);
+    });
+
+    it('compare the trees as they are what the copies without the lossy fields compare as', function () {
+      // Canonical trees of drawn values, and the same trees changed where the oracle looks and where it does not.
+      const trees = fc.sample(recipe, { seed: 20261123, numRuns: 300 }).flatMap((r) => {
+        try {
+          return [canonicalize(buildInput({ recipe: r }, []).value)];
+        } catch {
+          return [];
+        }
+      });
+      const change = fc.constantFrom(
+        (node) => { node.v = 'changed'; }, (node) => { node.proto = ['?']; }, (node) => { node.id = 99; },
+        (node) => { node.props = [['k', { t: 'null' }]]; }, (node) => { node.t = 'accessor'; },
+        (node) => { delete node.props; }, (node) => { node.backing = 'frame'; }, (node) => { node.extra = 1; });
+      const nodesOf = (tree) => JSON.stringify(tree).match(/"t":/g).length;
+      fc.assert(fc.property(fc.nat(trees.length - 1), fc.nat(trees.length - 1), fc.nat(), change, fc.boolean(),
+        (i, j, at, edit, other) => {
+          const a = trees[i];
+          const b = structuredClone(other ? trees[j] : a);
+          let n = at % nodesOf(b);
+          const visit = (x) => {
+            if (x === null || typeof x !== 'object') return;
+            if (!Array.isArray(x) && typeof x.t === 'string' && n-- === 0) edit(x);
+            for (const child of Object.values(x)) visit(child);
+          };
+          visit(b);
+          const d = treeDiff(a, b, lossy);
+          if (d) [d.a, d.b] = [lossless(d.a, d.b), lossless(d.b)];
+          assert.deepEqual(d, treeDiff(lossless(a, b), lossless(b)));
+        }), { seed: 20261123, numRuns: 2000 });
     });
   });
 });
