@@ -31,15 +31,19 @@ function ipcfuzz(args) {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliMain, ...args], {
-      env: { ...process.env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
+    // Only its end is kept, for an assertion's message when a run fails.
+    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const seconds = (Date.now() - started) / 1000;
       // A killed group takes a moment to be reaped.
-      setTimeout(() => resolve({ code, signal, stdout, seconds, leftovers: survivors(marker) }), 500);
+      const output = stderr.trim() ? `${stdout}\nstderr:\n${stderr}` : stdout;
+      setTimeout(() => resolve({ code, signal, stdout, output, seconds, leftovers: survivors(marker) }), 500);
     });
   });
 }
@@ -47,7 +51,7 @@ function ipcfuzz(args) {
 const fuzz = (args) => ipcfuzz(['fuzz', ...args]);
 
 function assertOnTime(run, budget) {
-  assert.equal(run.signal, null, run.stdout);
+  assert.equal(run.signal, null, run.output);
   assert.ok(run.seconds < budget + kSlackSeconds, `took ${run.seconds.toFixed(1)} s for a budget of ${budget} s`);
   assert.deepEqual(run.leftovers, [], 'processes left behind');
 }
@@ -67,7 +71,7 @@ describe('fuzz run lifecycle', function () {
       const run = await fuzz(['--engine', 'fast-check', '--property', 'stream', '--seconds', '2',
         '--out', path.join(scratch, 'stream')]);
       assertOnTime(run, 2);
-      assert.ok([0, 1].includes(run.code), run.stdout);
+      assert.ok([0, 1].includes(run.code), run.output);
     }
   });
 
@@ -103,7 +107,7 @@ describe('fuzz run lifecycle', function () {
     const out = path.join(scratch, 'gate');
     const run = await ipcfuzz(['gate', '--budget', '10', '--out', out]);
     assertOnTime(run, 10);
-    assert.ok([0, 1].includes(run.code), run.stdout);
+    assert.ok([0, 1].includes(run.code), run.output);
     assert.match(run.stdout, /skipped for lack of time: .*fuzzing \(out of time/);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /Skipped for lack of time: .*fuzzing/);
   });
@@ -113,7 +117,7 @@ describe('fuzz run lifecycle', function () {
     const run = await fuzz(['--no-known', '--engine', 'all', '--a', 'js', '--b', fixture('wrapped-js.js'),
       '--seconds', '25', '--out', path.join(scratch, 'wrapped'), '--work', path.join(scratch, 'wrapped-work')]);
     assertOnTime(run, 25);
-    assert.equal(run.code, 0, run.stdout);
+    assert.equal(run.code, 0, run.output);
     assert.match(run.stdout, /no new findings/);
     assert.match(run.stdout, /jazzer:\n {2}value/);
   });
