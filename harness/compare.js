@@ -56,40 +56,103 @@ function treeDiff(a, b, lossy) {
 }
 
 const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
-
-function differenceAt(key, a, b, x, y, lossy) {
-  const d = firstDifference(x, y, lossy);
-  d?.up.push(key, a, b);
-  return d;
-}
-
 const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function firstDifference(a, b, lossy) {
+// How a pair compares on its own: null when alike, { a, b } (and shape) when
+// not, or `kContainers` when both are arrays or both nodes, to compare below.
+const kContainers = Symbol('containers');
+function compareHere(a, b, lossy) {
   if (a === b) return null;
   if (lossy && isNode(a) && lossy.matchesAll(a)) return null;
-  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b, up: [] };
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b, up: [] };
-  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true, up: [] };
+  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b };
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b };
+  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true };
+  return kContainers;
+}
+
+// The keys below a pair of containers, in the order they are compared: array
+// indices; or the node type first (it decides what the other fields mean),
+// then a's fields, then those only b has.
+function keysBelow(a, b, lossy) {
+  if (Array.isArray(a)) return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => i);
+  const keys = ['t'];
+  for (const key in a) if (key !== 't' && kept(a, key, lossy)) keys.push(key);
+  for (const key in b) if (key !== 't' && !kept(a, key, lossy) && kept(b, key, lossy)) keys.push(key);
+  return keys;
+}
+
+// Depth first, in the order above. Recursion is the fast way; a tree deeper
+// than the JS stack (deeply nested values) is walked again with a stack of
+// its own.
+function firstDifference(a, b, lossy) {
+  try {
+    return descend(a, b, lossy);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return walk(a, b, lossy);
+  }
+}
+
+function descend(a, b, lossy) {
+  const here = compareHere(a, b, lossy);
+  if (here !== kContainers) {
+    if (here) here.up = [];
+    return here;
+  }
   if (Array.isArray(a)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = differenceAt(i, a, b, a[i], b[i], lossy);
-      if (d) return d;
+      const d = descend(a[i], b[i], lossy);
+      if (d) return up(d, i, a, b);
     }
     return null;
   }
-  // The node type decides what the other fields mean: compare it first.
-  const d = differenceAt('t', a, b, a.t, b.t, lossy);
-  if (d) return d;
+  let d = descend(a.t, b.t, lossy);
+  if (d) return up(d, 't', a, b);
   for (const key in a) {
     if (key === 't' || !kept(a, key, lossy)) continue;
-    const d = differenceAt(key, a, b, a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
-    if (d) return d;
+    d = descend(a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
+    if (d) return up(d, key, a, b);
   }
   for (const key in b) {
     if (key === 't' || kept(a, key, lossy) || !kept(b, key, lossy)) continue;
-    const d = differenceAt(key, a, b, undefined, b[key], lossy);
-    if (d) return d;
+    d = descend(undefined, b[key], lossy);
+    if (d) return up(d, key, a, b);
+  }
+  return null;
+}
+
+function up(d, key, a, b) {
+  d.up.push(key, a, b);
+  return d;
+}
+
+// Pair i is xs[i] and ys[i], held under keys[i] by pair parents[i].
+function walk(a, b, lossy) {
+  const xs = [a];
+  const ys = [b];
+  const keys = [undefined];
+  const parents = [-1];
+  const todo = [0];
+  while (todo.length) {
+    const i = todo.pop();
+    const x = xs[i];
+    const y = ys[i];
+    const here = compareHere(x, y, lossy);
+    if (here === null) continue;
+    if (here !== kContainers) {
+      here.up = [];
+      for (let at = i; parents[at] !== -1; at = parents[at]) here.up.push(keys[at], xs[parents[at]], ys[parents[at]]);
+      return here;
+    }
+    const below = keysBelow(x, y, lossy);
+    for (let k = below.length - 1; k >= 0; k--) {
+      const key = below[k];
+      todo.push(xs.length);
+      xs.push(Array.isArray(x) || kept(x, key, lossy) || key === 't' ? x[key] : undefined);
+      ys.push(Array.isArray(y) || kept(y, key, lossy) || key === 't' ? y[key] : undefined);
+      keys.push(key);
+      parents.push(i);
+    }
   }
   return null;
 }

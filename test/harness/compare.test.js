@@ -13,6 +13,21 @@ const tiersOf = (differences) => differences.map((d) => d.tier);
 const read = (delivered, extra) => ({ delivered: delivered.map(tree), buffering: false, ...extra });
 
 describe('compare', function () {
+  it('compares trees deeper than the JS stack, naming the same field and path as for shallow ones', function () {
+    const nest = (depth, leaf) => {
+      let tree = leaf;
+      for (let i = 0; i < depth; i++) tree = { t: 'object', props: [['a', tree]] };
+      return tree;
+    };
+    for (const depth of [3, 100_000]) {
+      assert.equal(treeDiff(nest(depth, { t: 'number', v: 1 }), nest(depth, { t: 'number', v: 1 })), null);
+      const d = treeDiff(nest(depth, { t: 'number', v: 1 }), nest(depth, { t: 'number', v: 2 }));
+      assert.equal(d.field, 'v');
+      assert.equal(d.node, 'number');
+      assert.equal(d.path, `$${'.props[0][1]'.repeat(depth)}.v`);
+    }
+  });
+
   it('knows the nine tiers in order of severity', function () {
     assert.deepEqual(tiers, [
       'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
