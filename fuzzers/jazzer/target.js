@@ -1,9 +1,13 @@
 'use strict';
-// What the Jazzer.js targets share. The reference codec runs in this process
-// (the node binary under test), where Jazzer.js instruments it, so coverage
-// follows the tags and views it decodes; the codec under test runs in a
-// worker process driven synchronously, so its crashes and hangs are findings
-// and fuzzing goes on. A difference does not stop the fuzzer either: it is
+// What the Jazzer.js targets share. Both builtin codecs run in this process
+// (the node binary under test), where Jazzer.js instruments the reference,
+// so coverage follows the tags and views it decodes; an adapter file, and the
+// native side of an input shaped like a known native crash, run in a worker
+// process driven synchronously (harness/sync-session.js), so their crashes
+// and hangs are findings and fuzzing goes on. A crash the screen did not
+// foresee ends this process: the engine (engine.js) replays libFuzzer's saved
+// input in a worker, records it, and starts the target again. A difference
+// does not stop the fuzzer either: it is
 // shrunk, confirmed in fresh processes (confirm.js), saved once per
 // signature, and announced on stderr as `ipcfuzz-finding<TAB>signature<TAB>folder`
 // for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
@@ -31,6 +35,9 @@ const kShrinkBudget = 200;
 const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
 // While the platform minimizes a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
 const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
+// For the bench only: skips the inputs the crash screen sends to the worker,
+// to show what they cost (bench/engine-run.js). Never set it to fuzz.
+const skipScreened = env.IPCFUZZ_SCREENED === 'skip';
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 
@@ -87,7 +94,9 @@ function fuzzOne(target, data) {
     if (raised.length) raiseDifference(raised);
     return;
   }
-  const first = session.check(type, toInput(data));
+  const input = toInput(data);
+  if (skipScreened && session.screened(input)) return;
+  const first = session.check(type, input);
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;
