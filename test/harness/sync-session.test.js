@@ -29,7 +29,8 @@ describe('synchronous session', function () {
         return;
       }
       // The seeds of the known native crash are screened, and crash in the worker as before.
-      const crashed = local.results.filter(([, s]) => s.includes('crash/serialize/b:crash SIGSEGV')).map(([seed]) => seed);
+      const crashed = local.results.filter(([, s]) => s.includes('crash/serialize/b:crash SIGSEGV'))
+        .map(([seed]) => seed);
       assert.ok(crashed.length > 0);
       assert.deepEqual(crashed.filter((seed) => !local.screened.includes(seed)), []);
       assert.equal(local.workers, 1);
