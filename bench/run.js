@@ -122,7 +122,13 @@ function report(results, meta, files) {
       '(fast-check: every request of the run; Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
-      throughput.markdown(results.throughput.rows), '',
+      throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
+      meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)}).` : '', '',
+      '## Crash tax', '',
+      'The value targets again, without the inputs that the crash screen (harness/crash-screen.js) sends to an ' +
+      'isolated worker because they have the shape of the native codec\'s known crash; the difference is what that ' +
+      'crash costs the rate.', '',
+      throughput.crashTaxMarkdown(results.throughput.rows), '',
       '## Memory', '',
       'Peak RSS (VmHWM) over the same runs. fast-check runs in the harness process (host node) and drives ' +
       'one codec worker for both codecs; a Jazzer.js target process runs the reference codec itself and drives ' +
@@ -145,6 +151,16 @@ function report(results, meta, files) {
     lines.push(`![round trips per second by payload size](${path.basename(files.chart.png)})`, '');
   }
   return `${lines.join('\n')}`;
+}
+
+// The throughput rows of the measurement about to be replaced, to show beside the new ones.
+function earlierThroughput(file) {
+  try {
+    const { meta, results } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return results.throughput ? { date: meta.machine.date, rows: results.throughput.rows } : undefined;
+  } catch {
+    return undefined;  // none yet, or not ours to read
+  }
 }
 
 async function main() {
@@ -185,7 +201,8 @@ async function main() {
       });
       return { ...s.throughput, runs, rows: throughput.summarizeThroughput(runs) };
     });
-    console.log(`${throughput.markdown(results.throughput.rows)}\n\n${throughput.memoryMarkdown(results.throughput.rows)}\n`);
+    const { rows } = results.throughput;
+    console.log(`${throughput.markdown(rows)}\n\n${throughput.crashTaxMarkdown(rows)}\n\n${throughput.memoryMarkdown(rows)}\n`);
   }
   if (chosen.includes('ttf')) {
     await timedPart('ttf', results, async () => {
@@ -201,6 +218,7 @@ async function main() {
   meta.loadAtEnd = machine().loadAverage;
   fs.mkdirSync(values.out, { recursive: true });
   const base = path.join(values.out, values.quick ? 'quick' : 'latest');
+  meta.before = earlierThroughput(`${base}.json`);
   const files = {};
   if (results.codec || results.inproc) files.chart = writeChart(base, chartOf(results, binaries, meta));
   fs.writeFileSync(`${base}.md`, report(results, meta, files));

@@ -4,7 +4,8 @@
 // codec worker it drives, and beside it the bare cost of the codec calls the
 // target makes (bench/bare-cost.js), so that harness overhead is a ratio:
 // (1 / execs per second) / (bare codec seconds per exec).
-//   node bench/throughput.js [--reps 3] [--seconds 10] [--only fast-check:value,jazzer:frame] [--json FILE]
+//   node bench/throughput.js [--reps 3] [--seconds 10] [--json FILE]
+//     [--only fast-check:value,jazzer:frame,jazzer:value-unscreened]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -16,10 +17,27 @@ const { sampleTree } = require('./rss');
 const { summarize } = require('./stats');
 const fmt = require('./format');
 
+// The runs of a measurement; `screened: 'skip'` runs the value targets without
+// the inputs the crash screen sends to a worker (harness/crash-screen.js),
+// so that the pair of value rows shows what the known native crash costs.
 const targets = [
   ...['value', 'roundtrip', 'frame', 'stream'].map((target) => ({ engine: 'fast-check', target })),
+  { engine: 'fast-check', target: 'value', screened: 'skip' },
   ...['value', 'frame', 'stream'].map((target) => ({ engine: 'jazzer', target })),
+  { engine: 'jazzer', target: 'value', screened: 'skip' },
 ];
+const runName = (t) => `${t.engine}:${t.target}${t.screened ? '-unscreened' : ''}`;
+const sameRun = (x) => (y) => runName(x) === runName(y);
+
+// What the fuzzing engines should reach here (2 cores, js against native).
+const goals = {
+  'fast-check:value': { execsPerSecond: 4000, overhead: 5 },
+  'fast-check:frame': { execsPerSecond: 20000, overhead: 3 },
+  'fast-check:stream': { execsPerSecond: 10000, overhead: 3 },
+  'jazzer:value': { execsPerSecond: 3000, overhead: 5 },
+  'jazzer:frame': { execsPerSecond: 15000, overhead: 3 },
+  'jazzer:stream': { execsPerSecond: 8000, overhead: 3 },
+};
 
 // Which process of an engine's tree a command line is: the harness process
 // (where fast-check runs), a Jazzer.js target process, or the codec worker of either.
@@ -30,9 +48,13 @@ function processClass(cmdline, parent) {
   return null;
 }
 
-async function engineRun({ engine, target, seconds, seed, trace }) {
+async function engineRun({ engine, target, screened, seconds, seed, trace }) {
+  const env = { ...process.env };
+  if (screened) env.IPCFUZZ_SCREENED = screened;  // a knob of the bench alone
+  else delete env.IPCFUZZ_SCREENED;
   const child = spawn(process.execPath, [path.join(__dirname, 'engine-run.js'), '--engine', engine, '--target', target,
-    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace],
+  { stdio: ['ignore', 'pipe', 'pipe'], env });
   const rss = sampleTree(child.pid, processClass);
   let stdout = '';
   let stderr = '';
@@ -41,10 +63,11 @@ async function engineRun({ engine, target, seconds, seed, trace }) {
   const code = await new Promise((resolve) => child.on('exit', resolve));
   const peaks = rss.stop();
   if (code !== 0) throw new Error(`engine-run ${engine} ${target} failed:\n${stderr}`);
+  const run = JSON.parse(stdout);
   // Under Jazzer.js the target process fuzzes and engine-run only waits (and
   // then replays the corpus for the trace, in a worker of its own).
   const fuzzer = engine === 'jazzer' ? 'jazzer' : 'harness';
-  return { ...JSON.parse(stdout), peakRssMb: { engine: peaks[fuzzer], worker: peaks[`${fuzzer} worker`] } };
+  return { ...run, screened, peakRssMb: { engine: peaks[fuzzer], worker: peaks[`${fuzzer} worker`] } };
 }
 
 async function bareCost(trace, node) {
@@ -55,13 +78,13 @@ async function bareCost(trace, node) {
 
 async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
   const node = resolveNode();
-  const chosen = only ? targets.filter((t) => only.includes(`${t.engine}:${t.target}`)) : targets;
+  const chosen = only ? targets.filter((t) => only.includes(runName(t))) : targets;
   const runs = [];
   const trace = path.join(os.tmpdir(), `ipcfuzz-bench-trace-${process.pid}.jsonl`);
   try {
     for (let rep = 0; rep < reps; rep++) {
-      for (const { engine, target } of chosen) {
-        const r = await engineRun({ engine, target, seconds, seed: rep + 1, trace });
+      for (const { engine, target, screened } of chosen) {
+        const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace });
         const bare = await bareCost(trace, node);
         const barePerExec = bare.seconds / r.traceExecs;
         const run = { ...r, rep, bare, barePerExec, overhead: 1 / r.execsPerSecond / barePerExec };
@@ -76,11 +99,11 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
 }
 
 function summarizeThroughput(runs) {
-  const ran = targets.filter((t) => runs.some((r) => r.engine === t.engine && r.target === t.target));
-  return ran.map(({ engine, target }) => {
-    const of = runs.filter((r) => r.engine === engine && r.target === target);
+  const ran = targets.filter((t) => runs.some(sameRun(t)));
+  return ran.map(({ engine, target, screened }) => {
+    const of = runs.filter(sameRun({ engine, target, screened }));
     return {
-      engine, target,
+      engine, target, screened,
       execsPerSecond: summarize(of.map((r) => r.execsPerSecond)),
       bareMicrosPerExec: summarize(of.map((r) => r.barePerExec * 1e6)),
       overhead: summarize(of.map((r) => r.overhead)),
@@ -98,19 +121,48 @@ const mb = (x) => x.toFixed(0);
 
 const times = (x) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
 
-function markdown(rows) {
+// A figure beside its goal: "4.2k ✓ (≥ 4.0k)" or "1.1k ✗ (≥ 4.0k)".
+function againstGoal(summary, goal, format, atLeast) {
+  const text = fmt.range(summary, format);
+  if (goal === undefined || !summary) return text;
+  const met = atLeast ? summary.median >= goal : summary.median <= goal;
+  return `${text} ${met ? '✓' : '✗'} (${atLeast ? '≥' : '≤'} ${format(goal)})`;
+}
+
+// before: the rows of an earlier measurement (its JSON), shown beside the new figures.
+function markdown(rows, { before = [] } = {}) {
+  const earlier = (r) => before.find((b) => runName(b) === runName(r))?.execsPerSecond;
+  const label = (r) => (r.screened ? `${r.target} without screened inputs` : r.target);
   return fmt.table(
-    ['engine', 'target', 'execs/s', 'bare codec µs/exec', 'harness overhead', 'worker crashes per 1000 execs'],
-    rows.map((r) => [r.engine, r.target, fmt.range(r.execsPerSecond), fmt.range(r.bareMicrosPerExec, micros),
-      fmt.range(r.overhead, times), fmt.range(r.crashesPerThousand, (x) => x.toFixed(1))]));
+    ['engine', 'target', 'execs/s (goal)', 'execs/s before', 'bare codec µs/exec', 'harness overhead (goal)',
+      'worker crashes per 1000 execs'],
+    rows.map((r) => {
+      const goal = r.screened ? {} : goals[runName(r)] ?? {};
+      return [r.engine, label(r), againstGoal(r.execsPerSecond, goal.execsPerSecond, fmt.rate, true),
+        fmt.range(earlier(r)), fmt.range(r.bareMicrosPerExec, micros),
+        againstGoal(r.overhead, goal.overhead, times, false),
+        fmt.range(r.crashesPerThousand, (x) => x.toFixed(1))];
+    }));
+}
+
+// What the known native crash costs each engine: value execs/s with the
+// inputs the crash screen sends to a worker, and without them.
+function crashTaxMarkdown(rows) {
+  const pairs = ['fast-check', 'jazzer'].map((engine) => [engine,
+    rows.find((r) => r.engine === engine && r.target === 'value' && !r.screened),
+    rows.find((r) => r.engine === engine && r.target === 'value' && r.screened)]).filter(([, w, wo]) => w && wo);
+  return fmt.table(['engine', 'value execs/s', 'without screened inputs', 'crash tax'],
+    pairs.map(([engine, w, wo]) => [engine, fmt.range(w.execsPerSecond), fmt.range(wo.execsPerSecond),
+      `${((1 - w.execsPerSecond.median / wo.execsPerSecond.median) * 100).toFixed(0)}% of the rate`]));
 }
 
 function memoryMarkdown(rows) {
   return fmt.table(['engine', 'target', 'fuzzing process peak RSS (MiB)', 'codec worker peak RSS (MiB)'],
-    rows.map((r) => [r.engine, r.target, fmt.range(r.peakRssMb.engine, mb), fmt.range(r.peakRssMb.worker, mb)]));
+    rows.filter((r) => !r.screened)
+      .map((r) => [r.engine, r.target, fmt.range(r.peakRssMb.engine, mb), fmt.range(r.peakRssMb.worker, mb)]));
 }
 
-module.exports = { measureThroughput, summarizeThroughput, markdown, memoryMarkdown };
+module.exports = { measureThroughput, summarizeThroughput, markdown, crashTaxMarkdown, memoryMarkdown };
 
 if (require.main === module) {
   const { parseArgs } = require('node:util');
@@ -123,7 +175,7 @@ if (require.main === module) {
     onRun: (r) => console.error(`${r.engine} ${r.target}: ${r.execsPerSecond.toFixed(0)} execs/s, bare ${(r.barePerExec * 1e6).toFixed(1)} µs/exec`),
   }).then((runs) => {
     const rows = summarizeThroughput(runs);
-    console.log(`${markdown(rows)}\n\n${memoryMarkdown(rows)}`);
+    console.log(`${markdown(rows)}\n\n${crashTaxMarkdown(rows)}\n\n${memoryMarkdown(rows)}`);
     if (values.json) fs.writeFileSync(values.json, `${JSON.stringify(runs, null, 2)}\n`);
   });
 }

@@ -14,6 +14,7 @@ const { summarize, median } = require('../../bench/stats');
 const { chartSvg, renderPng, fontFamily } = require('../../bench/chart');
 const { isSlowdown } = require('../../bench/gate');
 const ttf = require('../../bench/time-to-find');
+const throughput = require('../../bench/throughput');
 const { sampleTree } = require('../../bench/rss');
 
 const benchDir = path.join(__dirname, '..', '..', 'bench');
@@ -96,6 +97,21 @@ describe('bench', function () {
     ]);
     assert.equal(rows[0].jazzer.found, 0);
     assert.match(ttf.markdown(rows, 60), /\| any-host-tag \| acceptance \| 0\.5 s \(1\/1\) \| > 60 s \(0\/1\) \|/);
+  });
+
+  it('puts each throughput figure beside its goal and the figure before, and the crash tax apart', function () {
+    const run = (engine, target, execsPerSecond, screened) => ({
+      engine, target, screened, execsPerSecond, rep: 0, barePerExec: 50e-6, overhead: 1 / execsPerSecond / 50e-6,
+      workerCrashes: 0, execs: 1, peakRssMb: {},
+    });
+    const rows = throughput.summarizeThroughput([run('fast-check', 'value', 5000),
+      run('fast-check', 'value', 6250, 'skip'), run('jazzer', 'frame', 12000)]);
+    const before = [{ engine: 'fast-check', target: 'value', execsPerSecond: summarize([200]) }];
+    const table = throughput.markdown(rows, { before });
+    assert.match(table, /\| fast-check \| value \| 5\.0k ✓ \(≥ 4\.0k\) \| 200 \| 50\.0 \| 4\.0× ✓ \(≤ 5\.0×\) \|/);
+    assert.match(table, /\| value without screened inputs \| 6\.3k \| — \|/);
+    assert.match(table, /\| jazzer \| frame \| 12k ✗ \(≥ 15k\) \| — \|/);
+    assert.match(throughput.crashTaxMarkdown(rows), /\| fast-check \| 5\.0k \| 6\.3k \| 20% of the rate \|/);
   });
 
   it('flags a slowdown only beyond the spread of the runs', function () {
