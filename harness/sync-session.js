@@ -7,8 +7,10 @@
 // tags and views it decodes. Any other side (an adapter file, which may abort
 // or loop; another binary) runs in a SyncWorker of its binary, started when
 // first needed. An input the crash screen (crash-screen.js) knows the shape
-// of runs its native side in that worker too, so its crash is an outcome.
+// of, or one that crashed this process before, runs its native side in that
+// worker too, so its crash is an outcome.
 
+const fs = require('node:fs');
 const { SyncWorker } = require('./sync-worker');
 const { runSync } = require('./checks');
 const { confirmSync } = require('./confirm');
@@ -20,6 +22,15 @@ const { screen } = require('./crash-screen');
 // The reference codec is JavaScript on the public v8.Serializer and never
 // reaches ipc_serdes, so a screened input keeps it here (and its coverage).
 const screenedOut = (codec) => codec !== 'js';
+
+// Whether a node path is this process's binary (process.execPath is a real path).
+function sameBinary(nodePath) {
+  try {
+    return fs.realpathSync(nodePath) === process.execPath;
+  } catch {
+    return false;
+  }
+}
 
 class SyncSession {
   // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung.
@@ -33,7 +44,7 @@ class SyncSession {
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
-      this.local[name] = inProcess && builtinCodecs.includes(codec) && node === process.execPath;
+      this.local[name] = inProcess && builtinCodecs.includes(codec) && sameBinary(node);
     }
   }
 
@@ -58,8 +69,9 @@ class SyncSession {
     return outcome;
   }
 
-  check(type, input) {
-    const screened = this.screened(input) !== null;
+  // isolate: the input is known to crash this process (it ended an earlier one).
+  check(type, input, isolate = false) {
+    const screened = isolate || this.screened(input) !== null;
     return runSync(type, (side, request) => this.run(side, request, screened), input);
   }
 

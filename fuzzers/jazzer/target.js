@@ -13,6 +13,7 @@
 // for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
 // `ipcfuzz-worker` lines tell it the rest.
 
+const { createHash } = require('node:crypto');
 const { classify, loadKnown, splitByScope } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
 const { headline } = require('./crash-line');
@@ -38,6 +39,11 @@ const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
 // For the bench only: skips the inputs the crash screen sends to the worker,
 // to show what they cost (bench/engine-run.js). Never set it to fuzz.
 const skipScreened = env.IPCFUZZ_SCREENED === 'skip';
+// The SHA-1s (libFuzzer names a crash input after it) of inputs that ended an
+// earlier process of this run: met again, as when the restart replays the
+// corpus, they run isolated, like the inputs the crash screen knows.
+const crashedBefore = new Set(env.IPCFUZZ_CRASHED?.split(',').filter(Boolean));
+const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 
@@ -96,7 +102,7 @@ function fuzzOne(target, data) {
   }
   const input = toInput(data);
   if (skipScreened && session.screened(input)) return;
-  const first = session.check(type, input);
+  const first = session.check(type, input, crashed(data));
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;
