@@ -30,7 +30,11 @@ const sides = {
 };
 const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
+// A shrink tries at most this many candidates, for at most this long: each
+// candidate of a crash found in a worker costs a worker, and libFuzzer ends a
+// target whose input runs longer than its -timeout.
 const kShrinkBudget = 200;
+const kShrinkMs = 5000;
 // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
 // fuzzer, so that the platform files it with its input.
 const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
@@ -66,8 +70,10 @@ function shrink(data, toInput, type, signature) {
   const keeps = (bytes) => unknownDifferences(type, toInput(bytes)).unknown.some((d) => d.signature === signature);
   let best = data;
   let budget = kShrinkBudget;
-  for (let size = best.length >> 1; size >= 1 && budget > 0; size >>= 1) {
-    for (let at = 0; at + size <= best.length && budget > 0; budget--) {
+  const until = Date.now() + kShrinkMs;
+  const more = () => budget > 0 && Date.now() < until;
+  for (let size = best.length >> 1; size >= 1 && more(); size >>= 1) {
+    for (let at = 0; at + size <= best.length && more(); budget--) {
       const candidate = Buffer.concat([best.subarray(0, at), best.subarray(at + size)]);
       if (keeps(candidate)) best = candidate;
       else at += size;
