@@ -7,11 +7,10 @@
 // and hangs are findings and fuzzing goes on. A crash the screen did not
 // foresee ends this process: the engine (engine.js) replays libFuzzer's saved
 // input in a worker, records it, and starts the target again. A difference
-// does not stop the fuzzer either: it is
-// shrunk, confirmed in fresh processes (confirm.js), saved once per
-// signature, and announced on stderr as `ipcfuzz-finding<TAB>signature<TAB>folder`
-// for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
-// `ipcfuzz-worker` lines tell it the rest.
+// does not stop the fuzzer either: it is shrunk, confirmed in fresh processes
+// (confirm.js), saved once per signature, and announced on stderr as
+// `ipcfuzz-finding<TAB>signature<TAB>folder` for the orchestrator;
+// `ipcfuzz-seen-again`, `ipcfuzz-history` and `ipcfuzz-worker` lines tell it the rest.
 
 const { createHash } = require('node:crypto');
 const { classify, loadKnown, splitByScope } = require('../../harness/known');
