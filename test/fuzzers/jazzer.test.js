@@ -74,6 +74,7 @@ describe('Jazzer.js engine', function () {
     const { runJazzer } = require('../../fuzzers/jazzer/engine');
     const { Session } = require('../../harness/session');
     const { FindingStore } = require('../../harness/findings');
+    const { loadKnown } = require('../../harness/known');
     const { screen } = require('../../harness/crash-screen');
     const inputs = require('../../fuzzers/jazzer/inputs');
     const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex');
@@ -92,8 +93,8 @@ describe('Jazzer.js engine', function () {
     let status;
     try {
       ({ statuses: [status] } = await runJazzer({
-        sides: session.sides, session, known: [], knownFile: null, seed: 1, only: ['value'], parallel: 1,
-        store: new FindingStore(path.join(scratch, 'findings')), workDir: path.join(scratch, 'work'), seconds: 45,
+        sides: session.sides, session, known: loadKnown(), seed: 1, only: ['value'], parallel: 1,
+        store: new FindingStore(path.join(scratch, 'findings')), workDir: path.join(scratch, 'work'), seconds: 60,
       }));
     } finally {
       session.close();
@@ -107,9 +108,9 @@ describe('Jazzer.js engine', function () {
     assert.ok(finding, [...status.findings.keys()].join(', '));
     const meta = JSON.parse(fs.readFileSync(path.join(finding.folder, 'finding.json'), 'utf8'));
     assert.equal(meta.origin.artifact, `crash-${sha1(crasher)}`);
-    // The restarted target replayed the whole corpus, the crasher isolated, and went on.
-    const corpusSize = fs.readdirSync(seeds).length + 1;
-    assert.ok(status.execs > corpusSize, `${status.execs} execs after the restart, ${corpusSize} inputs in the corpus`);
+    // The target started again and ran the crasher isolated: it did not end on it a second time.
+    assert.ok(status.runs >= 2);
+    assert.deepEqual(status.crashed.filter((s) => s === sha1(crasher)), [sha1(crasher)]);
     const repro = spawnSync(node, ['--expose-internals', path.join(finding.folder, 'repro.js')], { encoding: 'utf8' });
     assert.equal(repro.signal, 'SIGSEGV', repro.stdout + repro.stderr);
   });
