@@ -7,7 +7,8 @@
 // It also writes, to --trace, the codec requests (serialize, deserialize,
 // roundtrip, stream) whose bare cost bench/bare-cost.js times: for
 // fast-check every request the run made; for a Jazzer.js target the requests
-// of its seed corpus and of the corpus the run grew, run through the same check.
+// of its seed corpus and of the corpus the run grew, run through the same check
+// (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 
 const fs = require('node:fs');
@@ -21,6 +22,7 @@ const { FindingStore } = require('../harness/findings');
 const { root } = require('../harness/binaries');
 const { onLines } = require('../harness/lines');
 const { spawnTarget } = require('../fuzzers/jazzer/engine');
+const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
 
 // Every request that reached a codec and came back is appended to the trace
@@ -48,22 +50,28 @@ async function fastCheck({ session, known, store, target, seconds, seed, traceFd
 }
 
 // A Jazzer.js target started as fuzzers/jazzer/engine.js starts it, but read
-// here so that libFuzzer's lines can be timed as they come: execs/s is taken
-// from the end of the seed corpus (INITED) to the last progress line, without
-// the start-up of node and Jazzer.js.
+// here so that libFuzzer's lines can be timed as they come: it fuzzes for
+// `seconds` from the end of the seed corpus (INITED), however long that took
+// (a fresh findings folder has every finding shrunk and confirmed first), and
+// is then interrupted, which makes libFuzzer print its final stats; execs/s
+// are those after INITED, without the start-up of node and Jazzer.js.
+const kInitSeconds = 300;
+
 function runTarget({ target, seconds, seed, node, workDir, outDir }) {
   const child = spawnTarget({
-    target, node, seconds, seed, workDir, artifacts: workDir,
+    target, node, seconds: seconds + kInitSeconds, seed, workDir, artifacts: workDir,
     env: { ...process.env, IPCFUZZ_A: 'js', IPCFUZZ_A_NODE: node, IPCFUZZ_B: 'native', IPCFUZZ_OUT: outDir },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const seen = { stats: {} };
   onLines(child.stderr, (line) => {
     const progress = /^#(\d+)\s+(\w+)/.exec(line);
-    if (progress) {
-      const at = { execs: Number(progress[1]), ms: performance.now() };
-      if (progress[2] === 'INITED') seen.inited = at;
-      seen.last = at;
+    if (progress?.[2] === 'INITED' && !seen.inited) {
+      seen.inited = { execs: Number(progress[1]), ms: performance.now() };
+      setTimeout(() => {
+        seen.interrupted = performance.now();
+        child.kill('SIGINT');
+      }, seconds * 1000);
     }
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) seen.stats[stat[1]] = Number(stat[2]);
@@ -77,20 +85,24 @@ async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
   const run = await runTarget({
     target, seconds, seed, node: session.sides.b.node, workDir, outDir: path.join(scratch, 'findings'),
   });
-  if (!run.inited || run.last === run.inited) throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing`);
-  const execs = run.last.execs - run.inited.execs;
-  const fuzzSeconds = (run.last.ms - run.inited.ms) / 1000;
+  const total = run.stats.number_of_executed_units;
+  if (!run.inited || !run.interrupted || total === undefined) {
+    throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing for ${seconds} s`);
+  }
+  const execs = total - run.inited.execs;
+  const fuzzSeconds = (run.interrupted - run.inited.ms) / 1000;
+  // The inputs the crash screen sends to a worker are left out of the trace:
+  // the crash they are shaped like may strike in any of bare-cost's calls.
   const corpora = [path.join(root, 'corpus', 'jazzer', target), path.join(workDir, 'corpus', target)];
-  const files = corpora.filter((d) => fs.existsSync(d)).flatMap((d) => fs.readdirSync(d).map((f) => path.join(d, f)));
+  const corpus = corpora.filter((d) => fs.existsSync(d))
+    .flatMap((d) => fs.readdirSync(d).map((f) => inputs[target](fs.readFileSync(path.join(d, f)))))
+    .filter((input) => !screen(input));
   recordRequests(session, traceFd);
-  for (const file of files) await session.check(target, inputs[target](fs.readFileSync(file)));
+  for (const input of corpus) await session.check(target, input);
   return {
     execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
-    libFuzzer: {
-      execs: run.stats.number_of_executed_units, execsPerSecond: run.stats.average_exec_per_sec,
-      peakRssMb: run.stats.peak_rss_mb,
-    },
-    traceExecs: files.length, corpusCrashes: session.stats().crashes,
+    libFuzzer: { execs: total, execsPerSecond: run.stats.average_exec_per_sec, peakRssMb: run.stats.peak_rss_mb },
+    traceExecs: corpus.length, corpusCrashes: session.stats().crashes,
   };
 }
 

@@ -1,22 +1,51 @@
 'use strict';
 // The synchronous sibling of session.js, for the Jazzer.js targets, whose
 // fuzz function must return before the next input. The sides come resolved
-// (the orchestrator checked them); each binary gets one SyncWorker, and a js
-// side in this very binary runs in this process, where Jazzer.js instruments
-// the reference codec, so coverage follows the tags and views it decodes.
+// (the orchestrator checked them). A side whose codec is a builtin one in
+// this very binary runs in this process, with no hop per operation; there
+// Jazzer.js also instruments the reference codec, so coverage follows the
+// tags and views it decodes. Any other side (an adapter file, which may abort
+// or loop; another binary) runs in a SyncWorker of its binary, started when
+// first needed. An input the crash screen (crash-screen.js) knows the shape
+// of, or one that crashed this process before, runs its native side in that
+// worker too, so its crash is an outcome.
 
+const fs = require('node:fs');
 const { SyncWorker } = require('./sync-worker');
 const { runSync } = require('./checks');
 const { confirmSync } = require('./confirm');
 const { createOps } = require('./ops');
 const { buildInput } = require('./recipes/build');
+const { builtinCodecs } = require('./codecs');
+const { screen } = require('./crash-screen');
+
+// The reference codec is JavaScript on the public v8.Serializer and never
+// reaches ipc_serdes, so a screened input keeps it here (and its coverage).
+const screenedOut = (codec) => codec !== 'js';
+
+// Whether a node path is this process's binary (process.execPath is a real path).
+function sameBinary(nodePath) {
+  try {
+    return fs.realpathSync(nodePath) === process.execPath;
+  } catch {
+    return false;
+  }
+}
 
 class SyncSession {
   // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung.
-  constructor({ sides, timeoutMs, onLoss = () => {} }) {
-    Object.assign(this, { sides, timeoutMs, onLoss });
+  // inProcess: false runs every side in a worker. useScreen: false lets every input run in-process
+  // (IPCFUZZ_SCREEN=off, to test what an input the screen misses does).
+  constructor({ sides, timeoutMs, onLoss = () => {}, inProcess = true,
+    useScreen = process.env.IPCFUZZ_SCREEN !== 'off' }) {
+    Object.assign(this, { sides, timeoutMs, onLoss, useScreen });
     this.ops = createOps(buildInput);
     this.workers = new Map();
+    this.local = {};
+    for (const name of ['a', 'b']) {
+      const { codec, node } = sides[name];
+      this.local[name] = inProcess && builtinCodecs.includes(codec) && sameBinary(node);
+    }
   }
 
   worker(nodePath) {
@@ -26,20 +55,24 @@ class SyncSession {
     return this.workers.get(nodePath);
   }
 
-  inProcess(sideName) {
-    return this.sides[sideName].codec === 'js' && this.sides[sideName].node === process.execPath;
+  // The name of the crash shape an input has (it then keeps its native sides out of this process), or null.
+  screened(input) {
+    return this.useScreen ? screen(input) : null;
   }
 
-  run(sideName, request) {
-    const withCodec = { ...request, codec: this.sides[sideName].codec };
-    if (this.inProcess(sideName)) return this.ops[request.op](withCodec);
-    const outcome = this.worker(this.sides[sideName].node).request(withCodec);
+  run(sideName, request, screened) {
+    const { codec, node } = this.sides[sideName];
+    const withCodec = { ...request, codec };
+    if (this.local[sideName] && !(screened && screenedOut(codec))) return this.ops[request.op](withCodec);
+    const outcome = this.worker(node).request(withCodec);
     if (outcome.kind === 'crash' || outcome.kind === 'hang') this.onLoss(outcome.kind);
     return outcome;
   }
 
-  check(type, input) {
-    return runSync(type, (side, request) => this.run(side, request), input);
+  // isolate: the input is known to crash this process (it ended an earlier one).
+  check(type, input, isolate = false) {
+    const screened = isolate || this.screened(input) !== null;
+    return runSync(type, (side, request) => this.run(side, request, screened), input);
   }
 
   // As Session.confirm, in fresh synchronous workers.
@@ -48,6 +81,11 @@ class SyncSession {
       type, input, difference, sides: this.sides,
       startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs }),
     });
+  }
+
+  close() {
+    for (const worker of this.workers.values()) worker.close();
+    this.workers.clear();
   }
 }
 

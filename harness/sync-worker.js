@@ -4,8 +4,8 @@
 // FIFO and answers come up another, read without the event loop. A worker
 // that dies yields a `crash` outcome (with its signal, read from /proc before
 // node reaps it) and one that does not answer in time a `hang`; either way a
-// fresh worker takes the next request. After the first such loss a spare
-// worker is kept booting, so a codec that crashes often costs a switch, not
+// fresh worker takes the next request. After the first such loss spare
+// workers are kept booting, so a codec that crashes often costs a switch, not
 // a node start, per crash.
 
 const fs = require('node:fs');
@@ -18,6 +18,10 @@ const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const pause = new Int32Array(new SharedArrayBuffer(4));
+// Workers kept booting once one was lost: two cover a crash that comes before the last spare is up.
+const kSpares = 2;
+// FIFO pairs made by one mkfifo, which is a process start of its own.
+const kFifoBatch = 16;
 // The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
 const signalNames = {};
 for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
@@ -28,8 +32,10 @@ class SyncWorker {
     this.timeoutMs = timeoutMs;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
     this.nextId = 1;
-    this.spawned = 0;
-    this.spare = null;
+    this.named = 0;
+    this.fifos = [];
+    this.spares = [];
+    this.buffer = Buffer.alloc(65536);
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     this.onExit = () => this.close();
     process.on('exit', this.onExit);
@@ -37,10 +43,14 @@ class SyncWorker {
 
   // A booting worker and the ends of its two FIFOs that this process keeps.
   #spawn() {
-    const n = ++this.spawned;
-    const requests = path.join(this.dir, `requests-${n}`);
-    const answers = path.join(this.dir, `answers-${n}`);
-    execFileSync('mkfifo', [requests, answers]);
+    if (!this.fifos.length) {
+      for (let i = 0; i < kFifoBatch; i++) {
+        const n = ++this.named;
+        this.fifos.push([path.join(this.dir, `requests-${n}`), path.join(this.dir, `answers-${n}`)]);
+      }
+      execFileSync('mkfifo', this.fifos.flat());
+    }
+    const [requests, answers] = this.fifos.shift();
     // Opening read ends without blocking first lets both ends open at once.
     const childIn = fs.openSync(requests, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const toWorker = fs.openSync(requests, 'w');
@@ -57,8 +67,7 @@ class SyncWorker {
   }
 
   #start() {
-    Object.assign(this, this.spare ?? this.#spawn(), { pending: '', decoder: new StringDecoder('utf8') });
-    this.spare = null;
+    Object.assign(this, this.spares.shift() ?? this.#spawn(), { pending: '', decoder: new StringDecoder('utf8') });
   }
 
   request(message) {
@@ -83,7 +92,7 @@ class SyncWorker {
 
   // A line, null when the worker died, undefined when it ran out of time.
   #readLine(deadline) {
-    const buffer = Buffer.alloc(65536);
+    const { buffer } = this;
     for (;;) {
       const newline = this.pending.indexOf('\n');
       if (newline !== -1) {
@@ -125,7 +134,7 @@ class SyncWorker {
     this.#stop(this);
     this.child = null;
     this.#start();
-    this.spare = this.#spawn();
+    while (this.spares.length < kSpares) this.spares.push(this.#spawn());
   }
 
   #stop({ child, toWorker, fromWorker }) {
@@ -138,9 +147,9 @@ class SyncWorker {
 
   close() {
     if (this.child) this.#stop(this);
-    if (this.spare) this.#stop(this.spare);
+    for (const spare of this.spares) this.#stop(spare);
     this.child = null;
-    this.spare = null;
+    this.spares = [];
     process.removeListener('exit', this.onExit);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

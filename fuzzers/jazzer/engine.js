@@ -2,11 +2,13 @@
 // The Jazzer.js engine: runs the value, frame and stream targets in the node
 // binary under test, as many at a time as there are cores to spare, each
 // growing its own working corpus from the seed corpus. Progress lines of
-// libFuzzer and the targets' finding lines are read as they come. The codec
-// under test runs in a worker of each target, so its crashes do not end the
-// run; should the target process itself end early (a hang of the reference,
-// an out-of-memory), libFuzzer's saved input is replayed in an isolated
-// worker, recorded as a finding, and the target starts again.
+// libFuzzer and the targets' finding lines are read as they come. Each target
+// runs the builtin codecs in its own process and the rest in a worker, and
+// inputs shaped like a known native crash in a worker too, so those crashes
+// do not end the run. Should the target process itself end early (a crash
+// the screen did not foresee, a hang, an out-of-memory), libFuzzer's saved
+// input is replayed in an isolated worker, recorded as a finding, and the
+// target starts again, told to run that input isolated when met again.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -77,9 +79,10 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
 function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, status, seed, stop }) {
   fs.mkdirSync(workDir, { recursive: true });
   const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
+  const env = targetEnv({ sides, outDir, knownFile });
+  env.IPCFUZZ_CRASHED = [env.IPCFUZZ_CRASHED, ...status.crashed].filter(Boolean).join(',');
   const child = spawnTarget({
-    target, node: sides.b.node, seconds, limitMs, seed, workDir, artifacts,
-    env: targetEnv({ sides, outDir, knownFile }), stdio: ['ignore', 'pipe', 'pipe'],
+    target, node: sides.b.node, seconds, limitMs, seed, workDir, artifacts, env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
   const onLine = (line) => {
@@ -155,7 +158,7 @@ async function recordArtifact(file, { target, session, known, store, status }) {
 async function runTarget(target, options) {
   const status = {
     target, execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
-    seenAgain: new Set(), historyDependent: new Set(), worker: {},
+    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed: [],
   };
   options.statuses.push(status);
   const { deadline } = options;
@@ -173,7 +176,11 @@ async function runTarget(target, options) {
       throw new Error(`jazzer ${target} exited with ${ended.signal ?? ended.code} and saved no input:\n${ended.tail.slice(-1500)}`);
     }
     try {
-      for (const file of ended.artifacts) await recordArtifact(file, { ...options, target, status });
+      for (const file of ended.artifacts) {
+        await recordArtifact(file, { ...options, target, status });
+        const sha1 = /^[a-z-]+-([0-9a-f]{40})$/.exec(path.basename(file))?.[1];
+        if (sha1) status.crashed.push(sha1);
+      }
     } catch (err) {
       if (err instanceof StoppedError) break;  // the time is up
       throw err;

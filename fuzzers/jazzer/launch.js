@@ -2,6 +2,10 @@
 // Starts Jazzer.js so that the node processes libFuzzer spawns (fork and
 // merge modes) keep --expose-internals: Jazzer.js re-runs process.argv, which
 // has no node flags, so argv[0] is pointed at a script that adds them.
+// Jazzer.js's bug detectors are turned off: they look for command injection,
+// path traversal and prototype pollution in the code under test, which a
+// codec differential does not look for, and they cost a snapshot of every
+// builtin prototype per input and a hook on every fs and child_process call.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -11,4 +15,6 @@ fs.writeFileSync(launcher,
   `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
 process.on('exit', () => fs.rmSync(launcher, { force: true }));
 process.argv[0] = launcher;
+const libFuzzerArgs = process.argv.indexOf('--');
+process.argv.splice(libFuzzerArgs === -1 ? process.argv.length : libFuzzerArgs, 0, '--disable_bug_detectors=.*');
 require('@jazzer.js/core/dist/cli.js');

@@ -1,14 +1,18 @@
 'use strict';
-// What the Jazzer.js targets share. The reference codec runs in this process
-// (the node binary under test), where Jazzer.js instruments it, so coverage
-// follows the tags and views it decodes; the codec under test runs in a
-// worker process driven synchronously, so its crashes and hangs are findings
-// and fuzzing goes on. A difference does not stop the fuzzer either: it is
-// shrunk, confirmed in fresh processes (confirm.js), saved once per
-// signature, and announced on stderr as `ipcfuzz-finding<TAB>signature<TAB>folder`
-// for the orchestrator; `ipcfuzz-seen-again`, `ipcfuzz-history` and
-// `ipcfuzz-worker` lines tell it the rest.
+// What the Jazzer.js targets share. Both builtin codecs run in this process
+// (the node binary under test), where Jazzer.js instruments the reference,
+// so coverage follows the tags and views it decodes; an adapter file, and the
+// native side of an input shaped like a known native crash, run in a worker
+// process driven synchronously (harness/sync-session.js), so their crashes
+// and hangs are findings and fuzzing goes on. A crash the screen did not
+// foresee ends this process: the engine (engine.js) replays libFuzzer's saved
+// input in a worker, records it, and starts the target again. A difference
+// does not stop the fuzzer either: it is shrunk, confirmed in fresh processes
+// (confirm.js), saved once per signature, and announced on stderr as
+// `ipcfuzz-finding<TAB>signature<TAB>folder` for the orchestrator;
+// `ipcfuzz-seen-again`, `ipcfuzz-history` and `ipcfuzz-worker` lines tell it the rest.
 
+const { createHash } = require('node:crypto');
 const { classify, loadKnown, splitByScope } = require('../../harness/known');
 const { tiers } = require('../../harness/compare');
 const { headline } = require('./crash-line');
@@ -25,12 +29,24 @@ const sides = {
 };
 const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
+// A shrink tries at most this many candidates, for at most this long: each
+// candidate of a crash found in a worker costs a worker, and libFuzzer ends a
+// target whose input runs longer than its -timeout.
 const kShrinkBudget = 200;
+const kShrinkMs = 5000;
 // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
 // fuzzer, so that the platform files it with its input.
 const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
 // While the platform minimizes a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
 const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
+// For the bench only: skips the inputs the crash screen sends to the worker,
+// to show what they cost (bench/engine-run.js). Never set it to fuzz.
+const skipScreened = env.IPCFUZZ_SCREENED === 'skip';
+// The SHA-1s (libFuzzer names a crash input after it) of inputs that ended an
+// earlier process of this run: met again, as when the restart replays the
+// corpus, they run isolated, like the inputs the crash screen knows.
+const crashedBefore = new Set(env.IPCFUZZ_CRASHED?.split(',').filter(Boolean));
+const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 
@@ -53,8 +69,10 @@ function shrink(data, toInput, type, signature) {
   const keeps = (bytes) => unknownDifferences(type, toInput(bytes)).unknown.some((d) => d.signature === signature);
   let best = data;
   let budget = kShrinkBudget;
-  for (let size = best.length >> 1; size >= 1 && budget > 0; size >>= 1) {
-    for (let at = 0; at + size <= best.length && budget > 0; budget--) {
+  const until = Date.now() + kShrinkMs;
+  const more = () => budget > 0 && Date.now() < until;
+  for (let size = best.length >> 1; size >= 1 && more(); size >>= 1) {
+    for (let at = 0; at + size <= best.length && more(); budget--) {
       const candidate = Buffer.concat([best.subarray(0, at), best.subarray(at + size)]);
       if (keeps(candidate)) best = candidate;
       else at += size;
@@ -87,7 +105,9 @@ function fuzzOne(target, data) {
     if (raised.length) raiseDifference(raised);
     return;
   }
-  const first = session.check(type, toInput(data));
+  const input = toInput(data);
+  if (skipScreened && session.screened(input)) return;
+  const first = session.check(type, input, crashed(data));
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;

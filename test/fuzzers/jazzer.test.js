@@ -62,6 +62,59 @@ describe('Jazzer.js engine', function () {
     });
   }
 
+  // A native crash the crash screen misses ends the target process, which runs
+  // the native codec in-process: the engine records libFuzzer's saved input as
+  // a finding, and the target starts again and fuzzes on. With the screen off
+  // (IPCFUZZ_SCREEN=off, for tests alone) and the seeds it screens given as
+  // crashed before (so they run in a worker), the crash comes from a 3-byte
+  // input in the working corpus, smaller than any seed and so run early: a
+  // MessagePort with an index key.
+  it('records a native crash the screen misses, and goes on fuzzing after it', async function () {
+    const { createHash } = require('node:crypto');
+    const { runJazzer } = require('../../fuzzers/jazzer/engine');
+    const { Session } = require('../../harness/session');
+    const { FindingStore } = require('../../harness/findings');
+    const { loadKnown } = require('../../harness/known');
+    const { screen } = require('../../harness/crash-screen');
+    const inputs = require('../../fuzzers/jazzer/inputs');
+    const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex');
+    const seeds = path.join(root, 'corpus', 'jazzer', 'value');
+    const screenedSeeds = fs.readdirSync(seeds).map((f) => fs.readFileSync(path.join(seeds, f)))
+      .filter((bytes) => screen(inputs.value(bytes)));
+    assert.ok(screenedSeeds.length > 0);
+    const scratch = path.join(out, 'unscreened');
+    const crasher = Buffer.from('070105', 'hex');
+    assert.ok(screen(inputs.value(crasher)), 'the crasher is no longer the shape of the known crash');
+    fs.mkdirSync(path.join(scratch, 'work', 'corpus', 'value'), { recursive: true });
+    fs.writeFileSync(path.join(scratch, 'work', 'corpus', 'value', 'crasher'), crasher);
+    const saved = { screen: process.env.IPCFUZZ_SCREEN, crashed: process.env.IPCFUZZ_CRASHED };
+    Object.assign(process.env, { IPCFUZZ_SCREEN: 'off', IPCFUZZ_CRASHED: screenedSeeds.map(sha1).join(',') });
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
+    let status;
+    try {
+      ({ statuses: [status] } = await runJazzer({
+        sides: session.sides, session, known: loadKnown(), seed: 1, only: ['value'], parallel: 1,
+        store: new FindingStore(path.join(scratch, 'findings')), workDir: path.join(scratch, 'work'), seconds: 60,
+      }));
+    } finally {
+      session.close();
+      for (const [name, value] of [['IPCFUZZ_SCREEN', saved.screen], ['IPCFUZZ_CRASHED', saved.crashed]]) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    assert.ok(status.restarts >= 1, `no restart: ${JSON.stringify(status.stats)}`);
+    const finding = status.findings.get('crash/serialize/b:crash SIGSEGV');
+    assert.ok(finding, [...status.findings.keys()].join(', '));
+    const meta = JSON.parse(fs.readFileSync(path.join(finding.folder, 'finding.json'), 'utf8'));
+    assert.equal(meta.origin.artifact, `crash-${sha1(crasher)}`);
+    // The target started again and ran the crasher isolated: it did not end on it a second time.
+    assert.ok(status.runs >= 2);
+    assert.deepEqual(status.crashed.filter((s) => s === sha1(crasher)), [sha1(crasher)]);
+    const repro = spawnSync(node, ['--expose-internals', path.join(finding.folder, 'repro.js')], { encoding: 'utf8' });
+    assert.equal(repro.signal, 'SIGSEGV', repro.stdout + repro.stderr);
+  });
+
   // Saved findings are the user's (findings/ is not in git): each must still
   // replay the same way twice, and the output says whether it is fixed.
   it('replays the saved findings, each the same way twice', async function () {

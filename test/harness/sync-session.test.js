@@ -1,0 +1,54 @@
+'use strict';
+// The synchronous session of the Jazzer.js targets runs builtin codecs of its
+// own binary in-process and everything else in a worker: both ways give the
+// same differences, and a worker is started only when something needs one.
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { node26, runNode, fixture } = require('../fixtures/helpers');
+
+const paths = async (target, mode) => {
+  const run = await runNode(node26, ['--expose-internals', '--no-warnings', fixture('sync-paths.js'), target, mode]);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+};
+
+describe('synchronous session', function () {
+  this.timeout(300_000);
+
+  for (const target of ['frame', 'stream', 'value']) {
+    it(`${target}: the seed corpus gives the same differences in-process as in workers`, async function () {
+      const local = await paths(target, 'in-process');
+      const remote = await paths(target, 'worker');
+      assert.ok(local.results.length > 10);
+      assert.deepEqual(local.results, remote.results);
+      assert.ok(local.results.some(([, signatures]) => signatures.length), 'no difference at all');
+      assert.equal(remote.workers, 1);
+      if (target !== 'value') {
+        assert.deepEqual(local.screened, []);
+        assert.equal(local.workers, 0, 'a worker started with nothing to run');
+        return;
+      }
+      // The seeds of the known native crash are screened, and crash in the worker as before.
+      const crashed = local.results.filter(([, s]) => s.includes('crash/serialize/b:crash SIGSEGV'))
+        .map(([seed]) => seed);
+      assert.ok(crashed.length > 0);
+      assert.deepEqual(crashed.filter((seed) => !local.screened.includes(seed)), []);
+      assert.equal(local.workers, 1);
+    });
+  }
+
+  it('runs an adapter file in a worker, whatever its binary', async function () {
+    const script = `
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const node = process.execPath;
+      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('hang.js'))}, node } },
+        timeoutMs: 1000 });
+      const r = s.check('value', { recipe: { k: 'number', v: 1 } });
+      process.stdout.write(JSON.stringify({ kinds: [r.outcomes.serialize.a.kind, r.outcomes.serialize.b.kind],
+        workers: s.workers.size }));
+      s.close();`;
+    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), { kinds: ['ok', 'hang'], workers: 1 });
+  });
+});
