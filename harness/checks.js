@@ -7,8 +7,6 @@
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { countValue } = require('./coverage');
-const { applyCorruption } = require('./corrupt');
-const { chunkSizes } = require('./arbitraries/frames');
 
 const both = (request) => [['a', request], ['b', request]];
 
@@ -70,51 +68,24 @@ function* frame(input) {
   return { ...(yield* stream({ bytes: input.bytes })), type: 'frame', input };
 }
 
-// The frame codec a writes for a recipe, with a corruption applied when one
-// is given; null when it cannot serialize the recipe.
-function* frameOnA(recipe, corruption) {
-  const [outcome] = yield [['a', { op: 'serialize', input: { recipe } }]];
-  if (outcome.kind !== 'ok') return null;  // rejected, unbuildable, crashed
-  const frame = Buffer.from(outcome.bytes, 'hex');
-  return corruption ? applyCorruption(frame, corruption) : frame;
-}
+const checks = { value, roundtrip, stream, frame };
 
-// input: { recipe, corruption }: the frame check of the frame codec a writes
-// for the recipe, corrupted; null when a cannot serialize it.
-function* recipeFrame({ recipe, corruption }) {
-  const bytes = yield* frameOnA(recipe, corruption);
-  return bytes && (yield* frame({ bytes: bytes.toString('hex') }));
-}
+// run(side, request) returns an outcome (runSync) or a promise of one (runAsync);
+// type names a check or is a check's generator function (see recipe-checks.js).
+const stepsOf = (type, input) => (typeof type === 'function' ? type : checks[type])(input);
 
-// input: { items: [{ recipe, corruption? }], plan }: the stream check of the
-// frames codec a writes for the items, in a row, cut into reads by the plan;
-// null when a serializes none of them.
-function* recipeStream({ items, plan }) {
-  const frames = [];
-  for (const { recipe, corruption } of items) {
-    const frame = yield* frameOnA(recipe, corruption);
-    if (frame) frames.push(frame);
-  }
-  if (!frames.length) return null;
-  const chunks = chunkSizes(plan, frames.map((f) => f.length));
-  return yield* stream({ bytes: Buffer.concat(frames).toString('hex'), chunks });
-}
-
-const checks = { value, roundtrip, stream, frame, recipeFrame, recipeStream };
-
-// run(side, request) returns an outcome (runSync) or a promise of one (runAsync).
 function runSync(type, run, input) {
-  const steps = checks[type](input);
+  const steps = stepsOf(type, input);
   let step = steps.next();
   while (!step.done) step = steps.next(step.value.map(([side, request]) => run(side, request)));
   return step.value;
 }
 
 async function runAsync(type, run, input) {
-  const steps = checks[type](input);
+  const steps = stepsOf(type, input);
   let step = steps.next();
   while (!step.done) step = steps.next(await Promise.all(step.value.map(([side, request]) => run(side, request))));
   return step.value;
 }
 
-module.exports = { runSync, runAsync };
+module.exports = { runSync, runAsync, checks };

@@ -1,11 +1,15 @@
 'use strict';
-// The fast-check engine: runs the properties in turns, in short fc.check runs
-// with successive seeds, until a budget of time or runs is spent. Each run
-// fails only on a signature not known and not found before, and shrinks
-// towards that same signature, so a long run reports distinct problems.
+// The fast-check engine: runs the properties in turns of inputs drawn with
+// successive seeds, until a budget of time or runs is spent. A turn's inputs
+// are drawn with fc.sample, which gives what fc.check would run with the same
+// seed, and checked many at a time (session.checkMany), the next turn drawn
+// while this one is checked. An input whose difference has a signature not
+// known and not found before is then run again by fc.check at its place in
+// the turn (its `path`), which shrinks it towards that same signature, so a
+// long run reports distinct problems.
 
 const fc = require('fast-check');
-const { properties } = require('./definitions');
+const { properties, runProperty } = require('./definitions');
 const { classify } = require('../harness/known');
 const { FindingRecorder } = require('../harness/findings');
 const { StoppedError } = require('../harness/errors');
@@ -27,26 +31,40 @@ async function runProperties(options) {
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
-  const turns = options.path === undefined ? Infinity : 1;
-  for (let turn = 0; turn < turns && Date.now() < deadline && state.runs < maxRuns; turn++) {
-    const name = names[turn % names.length];
-    const seed = (state.seed + turn) | 0;
-    const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
-    const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, state });
+  // A turn's property, seed and number of inputs, given the runs done before it.
+  const plan = (turn, runsBefore) => ({
+    turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
+    numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
+  });
+  let next = null;
+  for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
+    const wanted = plan(turn, state.runs);
+    let current = wanted;
+    if (options.path === undefined) {
+      // The next turn is drawn while this one is checked; when this one ends
+      // early, fewer runs were done than planned and the next is drawn anew.
+      current = next?.numRuns === wanted.numRuns ? next : drawTurn(options.session, wanted);
+      const after = plan(turn + 1, state.runs + current.numRuns);
+      next = after.numRuns > 0 ? drawTurn(options.session, after) : null;
+    }
+    const { name, seed } = current;
+    const outcome = options.path === undefined ?
+      await checkTurn(current, { ...options, deadline, state }) :
+      await runTurn(properties[name], name, { ...options, seed, numRuns: current.numRuns, deadline, state });
     state.runs += outcome.runs;
     perProperty(state, name).runs += outcome.runs;
     if (outcome.finding) {
       const { result, difference } = outcome.finding;
       const origin = {
         engine: 'fast-check', property: name, seed, path: outcome.path,
-        ...properties[name].origin(outcome.counterexample),
+        ...properties[name].input(outcome.counterexample),
       };
       state.recorder.record(result, difference, origin, { property: name, seed, path: outcome.path });
       perProperty(state, name)[isSharedDefect(difference.signature) ? 'shared' : 'findings']++;
     }
     const now = summary(state, started);
     onProgress({ ...now, property: name });
-    if (outcome.stopped || options.until?.(now)) break;
+    if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
   return summary(state, started);
 }
@@ -79,16 +97,55 @@ function unseen(result, state, name) {
   return fresh;
 }
 
-async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path }) {
-  let target = null;   // the first new signature of this turn: shrinking keeps to it
+// One turn's inputs, drawn and sent to be checked.
+function drawTurn(session, { turn, name, seed, numRuns }) {
+  const property = properties[name];
+  const drawn = fc.sample(property.arbitrary, { seed, numRuns });
+  const results = session.checkMany(property.check, drawn.map(property.input));
+  results.catch(() => {});  // awaited in its turn, or dropped when not needed
+  return { turn, name, seed, numRuns, results };
+}
+
+// Goes through a turn's results in order up to the first with a new
+// signature, as fc.check would, and lets fc.check replay and shrink that one.
+async function checkTurn({ name, seed, numRuns, results }, options) {
+  const { state } = options;
+  let checked;
+  try {
+    checked = await results;
+  } catch (err) {
+    if (err instanceof StoppedError) return { runs: 0, stopped: true };
+    throw err;
+  }
+  let runs = 0;
+  for (const [index, result] of checked.entries()) {
+    if (Date.now() >= options.deadline) break;
+    if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
+    runs++;
+    if (!result) continue;
+    const fresh = unseen(result, state, name);
+    if (!fresh.length) continue;
+    const replay = await runTurn(properties[name], name,
+      { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
+    return { ...replay, runs };
+  }
+  return { runs };
+}
+
+// target: the signature to shrink towards when the turn's first input (at
+// `path`) has already been counted; otherwise the first new one met.
+async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path, target = null }) {
+  let recount = target === null;  // whether the first input run is still to be counted
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
-    const result = await property.run(session, input).catch((err) => {
+    const result = await runProperty(property, session, input).catch((err) => {
       fatal ??= err;
       throw err;
     });
     if (!result) return true;
-    const fresh = unseen(result, state, name);
+    const counted = recount;
+    recount = true;
+    const fresh = counted ? unseen(result, state, name) : [];
     if (target === null && fresh.length) target = fresh[0].signature;
     // Once chosen, the target keeps failing even if another engine sharing the
     // store saves it meanwhile: otherwise every shrink step would pass.
@@ -107,7 +164,7 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     // Interrupted by the budget before a counterexample was shrunk: nothing to report.
     if (!details.failed || !details.counterexample) return { runs };
     const [counterexample] = details.counterexample;
-    const result = await property.run(session, counterexample);
+    const result = await runProperty(property, session, counterexample);
     classify(result.differences, known);
     const difference = result.differences.find((d) => d.signature === target) ??
       result.differences.find((d) => !d.known);
@@ -130,12 +187,14 @@ async function runExhaustive(options) {
   const state = newState(seed, recorderOf(options, { skipSaved: false }));
   for (const name of only ?? Object.keys(properties)) {
     const property = properties[name];
-    for (const [i, input] of fc.sample(property.arbitrary, { seed, numRuns: runs }).entries()) {
+    const drawn = fc.sample(property.arbitrary, { seed, numRuns: runs });
+    const results = await session.checkMany(property.check, drawn.map(property.input), { full: true });
+    for (const [i, result] of results.entries()) {
+      if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       state.runs++;
       perProperty(state, name).runs++;
-      const result = await property.run(session, input);
       if (!result) continue;
-      const origin = { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) };
+      const origin = { engine: 'fast-check', property: name, seed, sample: i, ...property.input(drawn[i]) };
       await state.recorder.add(result, origin, { property: name, seed });
     }
   }
