@@ -50,9 +50,11 @@ async function pooled(tasks, width) {
 }
 
 class Batches {
-  // session: a Session; inProcess: false keeps every check on the per-operation path.
-  constructor(session, { inProcess = true } = {}) {
+  // session: a Session; inProcess: false keeps every check on the per-operation path;
+  // screen(type, input, sides): the crash shape that keeps an input out of the batch, or null.
+  constructor(session, { inProcess = true, screen = crashShape } = {}) {
     this.session = session;
+    this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
     this.worker = null;
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
@@ -69,7 +71,7 @@ class Batches {
     if (!this.inProcess) return pooled(inputs.map(perOp), kInFlight);
     const batched = [];
     const screened = [];
-    inputs.forEach((input, i) => (crashShape(type, input, this.session.sides) ? screened : batched).push(i));
+    inputs.forEach((input, i) => (this.screen(type, input, this.session.sides) ? screened : batched).push(i));
     const results = new Array(inputs.length);
     const aside = this.skipScreened ? [] : screened.map((i) => perOp(inputs[i]));
     return Promise.all([

@@ -37,8 +37,9 @@ function checkSide(side) {
 
 class Session {
   // sides: { a: { codec, node }, b: { codec, node } }, node as a path or version;
-  // inProcess: false runs checkMany an operation at a time even when both codecs share a binary.
-  constructor({ a, b, timeoutMs, inProcess = true }) {
+  // inProcess: false runs checkMany an operation at a time even when both codecs share a binary;
+  // screen: what keeps an input out of a batch (see batches.js).
+  constructor({ a, b, timeoutMs, inProcess = true, screen }) {
     this.sides = {};
     for (const [name, side] of Object.entries({ a, b })) {
       this.sides[name] = checkSide({ codec: resolveCodec(side.codec), node: resolveNode(side.node) });
@@ -47,7 +48,7 @@ class Session {
     this.workers = new Map();
     this.freshWorkers = new Set();
     this.closed = false;
-    this.batches = new Batches(this, { inProcess });
+    this.batches = new Batches(this, { inProcess, screen });
   }
 
   worker(nodePath) {

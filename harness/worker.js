@@ -12,7 +12,6 @@ const { createOps } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput } = require('./recipes/build');
 const { runSync } = require('./checks');
-const { allChecks } = require('./recipe-checks');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const kReply = 3;
@@ -26,6 +25,8 @@ const ops = createOps(buildInput, {
 // had nothing to check, 0 when it found no difference, else its differences,
 // or with `full` the whole result.
 function checks({ id, type, inputs, codecs, full }) {
+  // Here, not above: a worker that runs one operation at a time starts without fast-check.
+  const { allChecks } = require('./recipe-checks');
   const run = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
   for (const input of inputs) {
     const result = runSync(allChecks[type], run, input);

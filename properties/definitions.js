@@ -44,7 +44,12 @@ const properties = {
   },
 };
 
-// The result of one property's check on one drawn value, or null when it had nothing to check.
-const runProperty = (property, session, drawn) => session.check(property.check, property.input(drawn));
+// The whole result of one property's check on one drawn value, run as a
+// batch's would be (in the batch worker unless screened); null when it had
+// nothing to check, undefined when left out.
+async function runProperty(property, session, drawn) {
+  const [result] = await session.checkMany(property.check, [property.input(drawn)], { full: true });
+  return result;
+}
 
 module.exports = { properties, runProperty };
