@@ -59,14 +59,13 @@ function prepare(request) {
       } catch {
         return null;
       }
+      // A teardown may throw too (a recipe can replace the port's close()),
+      // as it does in ops.js, where that is the input's rejection.
       return () => {
         effects.length = 0;
         build.setup();
-        try {
-          quietly(() => codec.serialize(build.value));
-        } finally {
-          build.teardown();
-        }
+        quietly(() => codec.serialize(build.value));
+        quietly(() => build.teardown());
       };
     }
     case 'deserialize': {
