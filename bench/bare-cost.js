@@ -15,6 +15,7 @@ const { parseArgs } = require('node:util');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
 const { createOps } = require('../harness/ops');
+const { screen } = require('../harness/crash-screen');
 const { runSync } = require('../harness/checks');
 const { allChecks } = require('../harness/recipe-checks');
 const { median } = require('./stats');
@@ -47,11 +48,14 @@ function quietly(fn) {
 }
 
 // One request as a function that makes only its codec calls; null when the
-// request never reached a codec (a value that cannot be built).
+// request never reached a codec (a value that cannot be built), or when a
+// native codec is to serialize a value shaped like its known crash: such a
+// value can come back from one call and take the process down on a later one.
 function prepare(request) {
   const codec = loadCodec(request.codec);
   switch (request.op) {
     case 'serialize': {
+      if (request.codec !== 'js' && screen(request.input)) return null;
       const effects = [];
       let build;
       try {

@@ -9,11 +9,15 @@
 // Other sessions (a side in another binary, an adapter file, which may abort
 // or loop) keep the per-operation path, with several checks in flight at once.
 
+const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
 const { screen } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 
 const kInFlight = 8;
+// A worker per core: the checks cost far more than drawing their inputs, so
+// the process that draws them needs little of a core of its own.
+const kBatchWorkers = Math.max(1, os.availableParallelism());
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
@@ -56,7 +60,7 @@ class Batches {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
-    this.worker = null;
+    this.workers = [];
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
     this.skipScreened = Boolean(process.env.IPCFUZZ_BENCH_SKIP_SCREENED);
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
@@ -95,14 +99,21 @@ class Batches {
     for (const i of indices.slice(answers.length)) results[i] = await this.session.check(type, inputs[i]);
   }
 
+  // The least busy worker, a new one while there are fewer than kBatchWorkers.
   #worker() {
-    this.worker ??= new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
-    if (this.session.closed) this.worker.close();
-    return this.worker;
+    const idle = this.workers.find((w) => w.queue.length === 0);
+    if (idle) return idle;
+    if (this.workers.length < kBatchWorkers) {
+      const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
+      if (this.session.closed) worker.close();
+      this.workers.push(worker);
+      return worker;
+    }
+    return this.workers.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
   }
 
   close() {
-    this.worker?.close();
+    for (const w of this.workers) w.close();
   }
 }
 
