@@ -15,6 +15,7 @@ const { screen } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 
 const kInFlight = 8;
+const kSettleMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so
 // the process that draws them needs little of a core of its own.
 const kBatchWorkers = Math.max(1, os.availableParallelism());
@@ -61,6 +62,7 @@ class Batches {
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
     this.workers = [];
+    this.retired = [];   // workers let go by settle(), still counted in the session's stats
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
     this.skipScreened = Boolean(process.env.IPCFUZZ_BENCH_SKIP_SCREENED);
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
@@ -112,8 +114,17 @@ class Batches {
     return this.workers.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
   }
 
+  // Lets the batch workers end as processes do, once idle (within a second),
+  // so that the coverage counts they keep are written before a run reports
+  // them; later batches start new workers.
+  async settle() {
+    const workers = this.workers.splice(0);
+    this.retired.push(...workers);
+    await Promise.all(workers.map((w) => w.end(kSettleMs)));
+  }
+
   close() {
-    for (const w of this.workers) w.close();
+    for (const w of [...this.workers, ...this.retired]) w.close();
   }
 }
 

@@ -91,7 +91,7 @@ class Session {
 
   stats() {
     const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
-    const workers = [...this.workers.values(), ...this.batches.workers];
+    const workers = [...this.workers.values(), ...this.batches.workers, ...this.batches.retired];
     for (const w of workers) for (const k of Object.keys(total)) total[k] += w.stats[k];
     return total;
   }

@@ -60,6 +60,23 @@ class WorkerProcess {
     for (const entry of this.queue.splice(0)) entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
   }
 
+  // Ends the process as close() does, after waiting up to `ms` for it to be
+  // idle; resolves once it has ended (killed if it has not within `ms` more).
+  async end(ms) {
+    const until = Date.now() + ms;
+    while (this.queue.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const child = this.child;
+    this.close();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   // A process whose answers and exit count only while it is this.child.
   #spawn() {
     const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {

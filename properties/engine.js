@@ -66,7 +66,10 @@ async function runProperties(options) {
     onProgress({ ...now, property: name });
     if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
-  return summary(state, started);
+  const done = summary(state, started);
+  // The batch workers' coverage counts are written as they end.
+  await options.session.batches.settle();
+  return done;
 }
 
 // A difference already saved in the store is seen again only in a run with a
