@@ -138,7 +138,8 @@ async function checkTurn({ name, seed, numRuns, results }, options) {
 // target: the signature to shrink towards when the turn's first input (at
 // `path`) has already been counted; otherwise the first new one met.
 async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path, target = null }) {
-  let recount = target === null;  // whether the first input run is still to be counted
+  // Given a target, the first input run (the one at `path`) was counted in its turn already.
+  let counting = target === null;
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
     const result = await runProperty(property, session, input).catch((err) => {
@@ -146,9 +147,8 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
       throw err;
     });
     if (!result) return true;
-    const counted = recount;
-    recount = true;
-    const fresh = counted ? unseen(result, state, name) : [];
+    const fresh = counting ? unseen(result, state, name) : [];
+    counting = true;
     if (target === null && fresh.length) target = fresh[0].signature;
     // Once chosen, the target keeps failing even if another engine sharing the
     // store saves it meanwhile: otherwise every shrink step would pass.
