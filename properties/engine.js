@@ -115,11 +115,12 @@ async function checkTurn({ name, seed, numRuns, results }, options) {
   const { state } = options;
   let checked;
   try {
-    checked = await results;
+    checked = await beforeDeadline(results, options.deadline);
   } catch (err) {
     if (err instanceof StoppedError) return { runs: 0, stopped: true };
     throw err;
   }
+  if (!checked) return { runs: 0 };  // out of time: a check still waits for a worker that hangs
   let runs = 0;
   for (const [index, result] of checked.entries()) {
     if (Date.now() >= options.deadline) break;
@@ -133,6 +134,14 @@ async function checkTurn({ name, seed, numRuns, results }, options) {
     return { ...replay, runs };
   }
   return { runs };
+}
+
+// What the promise gives, or null once the deadline has passed first.
+function beforeDeadline(promise, deadline) {
+  if (deadline === Infinity) return promise;
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), null); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 // target: the signature to shrink towards when the turn's first input (at
