@@ -40,18 +40,28 @@ function crashShape(type, input, sides) {
   return null;
 }
 
-// Runs tasks (functions returning promises) at most `width` at a time; resolves their results in order.
-async function pooled(tasks, width) {
-  const results = new Array(tasks.length);
+// A promise with its resolve and reject; its rejection is for whoever awaits
+// it: an input whose result is no longer wanted may be dropped.
+function slot() {
+  const handle = {};
+  handle.promise = new Promise((resolve, reject) => Object.assign(handle, { resolve, reject }));
+  handle.promise.catch(() => {});
+  return handle;
+}
+
+// Runs tasks (functions returning promises that never reject) at most `width`
+// at a time, in order, starting none once cancelled(). The first runs alone,
+// and the others start only once what came of it has been looked at: a codec
+// that crashes on every input costs one crash, not `width`, before its finding.
+function pooled(tasks, width, cancelled) {
   let next = 0;
   const lane = async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      results[i] = await tasks[i]();
-    }
+    while (next < tasks.length && !cancelled()) await tasks[next++]();
   };
-  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
-  return results;
+  if (!tasks.length) return;
+  tasks[next++]().then(() => setImmediate(() => {
+    for (let i = 0; i < width; i++) lane();
+  }));
 }
 
 class Batches {
@@ -69,36 +79,55 @@ class Batches {
     this.onChecked = null;
   }
 
-  // The result of one check per input, in order: null when the check had
-  // nothing to check, undefined for an input left out; of an input checked in
-  // a batch, only { differences } unless `full`.
-  run(type, inputs, { full = false } = {}) {
-    const perOp = (input) => () => this.session.check(type, input);
-    if (!this.inProcess) return pooled(inputs.map(perOp), kInFlight);
-    const batched = [];
-    const screened = [];
-    inputs.forEach((input, i) => (this.screen(type, input, this.session.sides) ? screened : batched).push(i));
-    const results = new Array(inputs.length);
-    const aside = this.skipScreened ? [] : screened.map((i) => perOp(inputs[i]));
-    return Promise.all([
-      pooled(aside, kInFlight).then((out) => out.forEach((r, k) => { results[screened[k]] = r; })),
-      this.#batch(type, inputs, batched, results, full),
-    ]).then(() => results);
+  // Starts one check per input. results: a promise per input, in order, of its
+  // result: null when the check had nothing to check, undefined for an input
+  // left out; of an input checked in a batch, only { differences } unless
+  // `full`. cancel(): start no more checks (those not started never settle).
+  each(type, inputs, { full = false } = {}) {
+    const slots = inputs.map(slot);
+    let cancelled = false;
+    const isCancelled = () => cancelled;
+    const perOp = (i) => () => this.session.check(type, inputs[i]).then(slots[i].resolve, slots[i].reject);
+    const all = inputs.map((_, i) => i);
+    if (!this.inProcess) {
+      pooled(all.map(perOp), kInFlight, isCancelled);
+    } else {
+      const batched = [];
+      const screened = [];
+      for (const i of all) (this.screen(type, inputs[i], this.session.sides) ? screened : batched).push(i);
+      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
+      else pooled(screened.map(perOp), kInFlight, isCancelled);
+      if (batched.length) {
+        this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled }, batched)
+          .catch((err) => { for (const i of batched) slots[i].reject(err); });
+      }
+    }
+    return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
   }
 
-  async #batch(type, inputs, indices, results, full) {
-    if (!indices.length) return;
+  // All results of each(), at once.
+  run(type, inputs, options) {
+    return Promise.all(this.each(type, inputs, options).results);
+  }
+
+  // Each answer settles its input's slot as it comes; a batch whose worker
+  // died or hung leaves the rest to the per-operation path, one by one.
+  async #batch({ type, inputs, full, slots, perOp, cancelled }, indices) {
     const { sides } = this.session;
-    const answers = [];
+    let answered = 0;
     await this.#worker().request({
       op: 'checks', type, inputs: indices.map((i) => inputs[i]), codecs: { a: sides.a.codec, b: sides.b.codec }, full,
-    }, { onPart: (part) => answers.push(part) });
-    answers.forEach((answer, k) => {
-      const input = inputs[indices[k]];
-      results[indices[k]] = answer === 0 ? { differences: [] } : answer;
-      this.onChecked?.(type, input);
+    }, {
+      onPart: (part) => {
+        const i = indices[answered++];
+        slots[i].resolve(part === 0 ? { differences: [] } : part);
+        this.onChecked?.(type, inputs[i]);
+      },
     });
-    for (const i of indices.slice(answers.length)) results[i] = await this.session.check(type, inputs[i]);
+    for (const i of indices.slice(answered)) {
+      if (cancelled()) return;
+      await perOp(i)();
+    }
   }
 
   // The least busy worker, a new one while there are fewer than kBatchWorkers.

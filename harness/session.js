@@ -69,9 +69,14 @@ class Session {
     return runAsync(allChecks[type], (side, request) => this.run(side, request), input);
   }
 
-  // One check per input, many at a time (see batches.js).
+  // One check per input, many at a time (see batches.js): the results, all at once.
   checkMany(type, inputs, options) {
     return this.batches.run(type, inputs, options);
+  }
+
+  // As checkMany, with a promise per input as it comes, and cancel() (see batches.js).
+  checkEach(type, inputs, options) {
+    return this.batches.each(type, inputs, options);
   }
 
   // Whether a difference of this input stands with both sides in fresh

@@ -37,15 +37,20 @@ async function runProperties(options) {
     numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
   });
   let next = null;
+  // Per-operation checks (an adapter, a second binary) share one worker with
+  // a shrink: drawn ahead, they would queue before it.
+  const drawAhead = options.session.batches.inProcess;
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);
     let current = wanted;
     if (options.path === undefined) {
-      // The next turn is drawn while this one is checked; when this one ends
-      // early, fewer runs were done than planned and the next is drawn anew.
+      // With checks in batches, the next turn is drawn while this one is
+      // checked; when this one ends early, fewer runs were done than planned
+      // and the next is drawn anew.
       current = next?.numRuns === wanted.numRuns ? next : drawTurn(options.session, wanted);
+      if (next && next !== current) next.cancel();
       const after = plan(turn + 1, state.runs + current.numRuns);
-      next = after.numRuns > 0 ? drawTurn(options.session, after) : null;
+      next = drawAhead && after.numRuns > 0 ? drawTurn(options.session, after) : null;
     }
     const { name, seed } = current;
     const outcome = options.path === undefined ?
@@ -66,6 +71,7 @@ async function runProperties(options) {
     onProgress({ ...now, property: name });
     if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
+  next?.cancel();
   const done = summary(state, started);
   // The batch workers' coverage counts are written as they end.
   await options.session.batches.settle();
@@ -104,43 +110,45 @@ function unseen(result, state, name) {
 function drawTurn(session, { turn, name, seed, numRuns }) {
   const property = properties[name];
   const drawn = fc.sample(property.arbitrary, { seed, numRuns });
-  const results = session.checkMany(property.check, drawn.map(property.input));
-  results.catch(() => {});  // awaited in its turn, or dropped when not needed
-  return { turn, name, seed, numRuns, results };
+  return { turn, name, seed, numRuns, ...session.checkEach(property.check, drawn.map(property.input)) };
 }
 
-// Goes through a turn's results in order up to the first with a new
-// signature, as fc.check would, and lets fc.check replay and shrink that one.
-async function checkTurn({ name, seed, numRuns, results }, options) {
+const kLate = Symbol('late');
+
+// Goes through a turn's results in order, as they come, up to the first with
+// a new signature, as fc.check would, and lets fc.check replay and shrink
+// that one; the turn's checks not started by then are not started.
+async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
   const { state } = options;
-  let checked;
-  try {
-    checked = await beforeDeadline(results, options.deadline);
-  } catch (err) {
-    if (err instanceof StoppedError) return { runs: 0, stopped: true };
-    throw err;
-  }
-  if (!checked) return { runs: 0 };  // out of time: a check still waits for a worker that hangs
   let runs = 0;
-  for (const [index, result] of checked.entries()) {
-    if (Date.now() >= options.deadline) break;
-    if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
-    runs++;
-    if (!result) continue;
-    const fresh = unseen(result, state, name);
-    if (!fresh.length) continue;
-    const replay = await runTurn(properties[name], name,
-      { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
-    return { ...replay, runs };
+  try {
+    for (const [index, pending] of results.entries()) {
+      const result = await beforeDeadline(pending, options.deadline);
+      if (result === kLate) break;  // a check still waits for a worker that hangs
+      if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
+      runs++;
+      if (!result) continue;
+      const fresh = unseen(result, state, name);
+      if (!fresh.length) continue;
+      cancel();
+      const replay = await runTurn(properties[name], name,
+        { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
+      return { ...replay, runs };
+    }
+  } catch (err) {
+    if (err instanceof StoppedError) return { runs, stopped: true };
+    throw err;
+  } finally {
+    cancel();
   }
   return { runs };
 }
 
-// What the promise gives, or null once the deadline has passed first.
+// What the promise gives, or kLate once the deadline has passed first.
 function beforeDeadline(promise, deadline) {
   if (deadline === Infinity) return promise;
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), null); });
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
