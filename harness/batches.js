@@ -73,6 +73,7 @@ class Batches {
     this.inProcess = inProcess && sameProcess(session.sides);
     this.workers = [];
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
+    this.checked = 0;    // inputs checked whole in a batch
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
     this.skipScreened = Boolean(process.env.IPCFUZZ_BENCH_SKIP_SCREENED);
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
@@ -120,6 +121,7 @@ class Batches {
     }, {
       onPart: (part) => {
         const i = indices[answered++];
+        this.checked++;
         slots[i].resolve(part === 0 ? { differences: [] } : part);
         this.onChecked?.(type, inputs[i]);
       },

@@ -98,6 +98,7 @@ class Session {
     const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     const workers = [...this.workers.values(), ...this.batches.workers, ...this.batches.retired];
     for (const w of workers) for (const k of Object.keys(total)) total[k] += w.stats[k];
+    total.batched = this.batches.checked;  // each at least two codec calls, in one request of a batch
     return total;
   }
 
