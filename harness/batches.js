@@ -6,8 +6,8 @@
 // session.js, where a crash is that input's outcome. A batch whose worker dies
 // or hangs anyway has its unanswered inputs run one by one on that path, so
 // that the one at fault gets its crash or hang and the others their results.
-// Other sessions (a side in another binary, an adapter file, which may abort
-// or loop) keep the per-operation path, with several checks in flight at once.
+// Other sessions keep the per-operation path: with several checks in flight
+// at once for a side in another binary, one at a time for an adapter file.
 
 const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
@@ -71,6 +71,9 @@ class Batches {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
+    // An adapter file runs one check at a time, as before: with several in
+    // flight, its time to find a mutant's difference measured longer.
+    this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
     this.workers = [];
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
@@ -91,13 +94,13 @@ class Batches {
     const perOp = (i) => () => this.session.check(type, inputs[i]).then(slots[i].resolve, slots[i].reject);
     const all = inputs.map((_, i) => i);
     if (!this.inProcess) {
-      pooled(all.map(perOp), kInFlight, isCancelled);
+      pooled(all.map(perOp), this.width, isCancelled);
     } else {
       const batched = [];
       const screened = [];
       for (const i of all) (this.screen(type, inputs[i], this.session.sides) ? screened : batched).push(i);
       if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
-      else pooled(screened.map(perOp), kInFlight, isCancelled);
+      else pooled(screened.map(perOp), this.width, isCancelled);
       if (batched.length) {
         this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled }, batched)
           .catch((err) => { for (const i of batched) slots[i].reject(err); });
