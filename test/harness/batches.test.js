@@ -56,7 +56,8 @@ describe('batches of checks', function () {
       const both = [];
       for (const inProcess of [true, false]) {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
-        const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000, inProcess });
+        // A time limit no loaded machine reaches: a hang must not depend on the load.
+        const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess });
         try {
           const summary = await runProperties({
             session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
