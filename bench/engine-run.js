@@ -6,9 +6,10 @@
 //
 // It also writes, to --trace, the codec requests (serialize, deserialize,
 // roundtrip, stream) whose bare cost bench/bare-cost.js times: for
-// fast-check every request the run made; for a Jazzer.js target the requests
-// of its seed corpus and of the corpus the run grew, run through the same check
-// (but for the screened inputs, see below).
+// fast-check every request the run made, and every input a batch checked in
+// its worker (bare-cost.js runs its check to find its requests); for a
+// Jazzer.js target the requests of its seed corpus and of the corpus the run
+// grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 
 const fs = require('node:fs');
@@ -39,9 +40,20 @@ function recordRequests(session, traceFd) {
   };
 }
 
+// Every input a batch checked whole in its worker, as one JSON line with its
+// check and codecs; inputs that crashed or hung it ran again by request.
+function recordChecks(session, traceFd) {
+  const codecs = { a: session.sides.a.codec, b: session.sides.b.codec };
+  session.batches.onChecked = (check, input) => fs.writeSync(traceFd, `${JSON.stringify({ check, input, codecs })}\n`);
+}
+
+// IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
+// to the per-operation path (see harness/batches.js): the crash tax is the
+// difference it makes.
 async function fastCheck({ session, known, store, target, seconds, seed, traceFd }) {
   const { runProperties } = require('../properties/engine');
   recordRequests(session, traceFd);
+  recordChecks(session, traceFd);
   const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
   return {
     execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs, findings: s.findings.length,

@@ -70,19 +70,22 @@ function* frame(input) {
 
 const checks = { value, roundtrip, stream, frame };
 
-// run(side, request) returns an outcome (runSync) or a promise of one (runAsync).
+// run(side, request) returns an outcome (runSync) or a promise of one (runAsync);
+// type names a check or is a check's generator function (see recipe-checks.js).
+const stepsOf = (type, input) => (typeof type === 'function' ? type : checks[type])(input);
+
 function runSync(type, run, input) {
-  const steps = checks[type](input);
+  const steps = stepsOf(type, input);
   let step = steps.next();
   while (!step.done) step = steps.next(step.value.map(([side, request]) => run(side, request)));
   return step.value;
 }
 
 async function runAsync(type, run, input) {
-  const steps = checks[type](input);
+  const steps = stepsOf(type, input);
   let step = steps.next();
   while (!step.done) step = steps.next(await Promise.all(step.value.map(([side, request]) => run(side, request))));
   return step.value;
 }
 
-module.exports = { runSync, runAsync };
+module.exports = { runSync, runAsync, checks };

@@ -4,8 +4,8 @@
 // recipe has the shape of a crash already known in a native codec goes to an
 // isolated worker instead. The check is the same either way, so a screened
 // input is never skipped: if it crashes, the crash is its finding, as before.
-// An input the screen lets through and that crashes costs the in-process
-// runner a restart, never a finding (see docs/adapters.md).
+// An input the screen lets through and that crashes is still a finding: the
+// engines replay it isolated. It only costs the in-process runner a restart.
 
 const kMaxIndex = 2 ** 32 - 2;
 const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;

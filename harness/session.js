@@ -1,11 +1,15 @@
 'use strict';
 // Two sides under comparison, each a codec in a node binary, and the checks
-// that run one input through both. Each binary gets one worker process.
+// that run one input through both. Each binary gets one worker process for
+// checks run an operation at a time; checks of many inputs at once go
+// through batches.js.
 
 const path = require('node:path');
 const { WorkerProcess } = require('./worker-process');
 const { resolveNode, probeNode } = require('./binaries');
 const { runAsync } = require('./checks');
+const { allChecks } = require('./recipe-checks');
+const { Batches } = require('./batches');
 const { confirmAsync } = require('./confirm');
 const { builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
@@ -32,8 +36,10 @@ function checkSide(side) {
 }
 
 class Session {
-  // sides: { a: { codec, node }, b: { codec, node } }, node as a path or version.
-  constructor({ a, b, timeoutMs }) {
+  // sides: { a: { codec, node }, b: { codec, node } }, node as a path or version;
+  // inProcess: false runs checkMany an operation at a time even when both codecs share a binary;
+  // screen: what keeps an input out of a batch (see batches.js).
+  constructor({ a, b, timeoutMs, inProcess = true, screen }) {
     this.sides = {};
     for (const [name, side] of Object.entries({ a, b })) {
       this.sides[name] = checkSide({ codec: resolveCodec(side.codec), node: resolveNode(side.node) });
@@ -42,6 +48,7 @@ class Session {
     this.workers = new Map();
     this.freshWorkers = new Set();
     this.closed = false;
+    this.batches = new Batches(this, { inProcess, screen });
   }
 
   worker(nodePath) {
@@ -59,7 +66,17 @@ class Session {
   }
 
   check(type, input) {
-    return runAsync(type, (side, request) => this.run(side, request), input);
+    return runAsync(allChecks[type], (side, request) => this.run(side, request), input);
+  }
+
+  // One check per input, many at a time (see batches.js): the results, all at once.
+  checkMany(type, inputs, options) {
+    return this.batches.run(type, inputs, options);
+  }
+
+  // As checkMany, with a promise per input as it comes, and cancel() (see batches.js).
+  checkEach(type, inputs, options) {
+    return this.batches.each(type, inputs, options);
   }
 
   // Whether a difference of this input stands with both sides in fresh
@@ -79,7 +96,9 @@ class Session {
 
   stats() {
     const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
-    for (const w of this.workers.values()) for (const k of Object.keys(total)) total[k] += w.stats[k];
+    const workers = [...this.workers.values(), ...this.batches.workers, ...this.batches.retired];
+    for (const w of workers) for (const k of Object.keys(total)) total[k] += w.stats[k];
+    total.batched = this.batches.checked;  // each at least two codec calls, in one request of a batch
     return total;
   }
 
@@ -87,6 +106,7 @@ class Session {
   close() {
     this.closed = true;
     for (const w of [...this.workers.values(), ...this.freshWorkers]) w.close();
+    this.batches.close();
   }
 }
 

@@ -2,7 +2,11 @@
 // A long-lived worker process of one node binary, fed requests in a pipeline.
 // A request that kills the process (abort, CHECK failure, segfault) resolves
 // as a `crash` outcome and one that exceeds the time limit as `hang`; the
-// process is replaced and the queued requests go on in the new one.
+// process is replaced and the queued requests go on in the new one. After
+// the first such loss a spare process is kept booted, so that a codec that
+// crashes often costs a switch, not a node start, per crash. A request may
+// be answered in parts (a batch of checks, one part per input): each part
+// restarts its time limit.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -21,15 +25,17 @@ class WorkerProcess {
     this.nextId = 1;
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     this.child = null;
+    this.spare = null;
   }
 
-  request(message) {
+  // onPart(part): told of each part of the answer, in order, before it resolves.
+  request(message, { onPart } = {}) {
     // A check still running when the time was up (fast-check does not wait
     // for the property it interrupts) must not start a new process.
     if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
-      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject };
+      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart };
       const wasIdle = this.queue.length === 0;
       this.queue.push(entry);
       this.#ensureStarted();
@@ -38,33 +44,64 @@ class WorkerProcess {
     });
   }
 
-  // Ends the process and every request still waiting for it, for good.
+  // Ends the process and every request still waiting for it, for good. An
+  // idle process is let go by closing its input, so that it ends as a process
+  // does (writing its coverage counts); a busy one, and the spare, are killed.
   close() {
     this.closed = true;
     const child = this.child;
     this.child = null;
     clearTimeout(this.timer);
-    if (child) {
-      child.removeAllListeners('exit');
-      child.kill('SIGKILL');
-    }
+    for (const c of [child, this.spare]) c?.removeAllListeners('exit');
+    if (child && this.queue.length === 0) child.stdin.end();
+    else child?.kill('SIGKILL');
+    this.spare?.kill('SIGKILL');
+    this.spare = null;
     for (const entry of this.queue.splice(0)) entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
+  }
+
+  // Ends the process as close() does, after waiting up to `ms` for it to be
+  // idle; resolves once it has ended (killed if it has not within `ms` more).
+  async end(ms) {
+    const until = Date.now() + ms;
+    while (this.queue.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const child = this.child;
+    this.close();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  // A process whose answers and exit count only while it is this.child.
+  #spawn() {
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+    });
+    child.stderrTail = '';
+    onJsonLines(child.stdio[3], (answer) => { if (child === this.child) this.#answer(answer); });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => { child.stderrTail = (child.stderrTail + text).slice(-kStderrTail); });
+    child.stdin.on('error', () => {});  // EPIPE when the worker dies; 'exit' handles it
+    child.on('error', (err) => {
+      if (child === this.spare) this.spare = null;
+      this.#failAll(new EnvironmentError(`cannot start ${this.nodePath}: ${err.code ?? err.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      if (child === this.spare) this.spare = null;
+      this.#exited(child, code, signal);
+    });
+    return child;
   }
 
   #ensureStarted() {
     if (this.child) return;
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {
-      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    this.stderr = '';
-    onJsonLines(child.stdio[3], (answer) => this.#answer(answer));
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text) => { this.stderr = (this.stderr + text).slice(-kStderrTail); });
-    child.stdin.on('error', () => {});  // EPIPE when the worker dies; 'exit' handles it
-    child.on('error', (err) => this.#failAll(new EnvironmentError(
-      `cannot start ${this.nodePath}: ${err.code ?? err.message}`)));
-    child.on('exit', (code, signal) => this.#exited(child, code, signal));
+    this.child = this.spare ?? this.#spawn();
+    this.spare = null;
     this.#armTimer();
   }
 
@@ -85,11 +122,17 @@ class WorkerProcess {
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault, built }) {
+  #answer({ id, outcome, fault, built, part }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
     if (built) {
       head.built = true;
+      return;
+    }
+    if (part !== undefined) {
+      head.onPart?.(part);
+      this.#armTimer();
+      this.#keepSpare();
       return;
     }
     this.queue.shift();
@@ -100,6 +143,7 @@ class WorkerProcess {
       head.resolve(outcome);
     }
     this.#armTimer();
+    this.#keepSpare();
   }
 
   #exited(child, code, signal) {
@@ -109,7 +153,7 @@ class WorkerProcess {
     const head = this.queue.shift();
     if (!head) return;
     this.stats.crashes++;
-    head.resolve({ kind: 'crash', code, signal, stderr: this.stderr.trim().split('\n').slice(-8).join('\n') });
+    head.resolve({ kind: 'crash', code, signal, stderr: child.stderrTail.trim().split('\n').slice(-8).join('\n') });
     this.#resendQueue();
   }
 
@@ -122,10 +166,18 @@ class WorkerProcess {
   }
 
   #resendQueue() {
-    if (this.queue.length === 0) return;
-    this.stats.restarts++;
-    this.#ensureStarted();
-    for (const entry of this.queue) this.#send(entry);
+    if (this.queue.length > 0) {
+      this.stats.restarts++;
+      this.#ensureStarted();
+      for (const entry of this.queue) this.#send(entry);
+    }
+    this.lost = true;
+  }
+
+  // Booted once the process that took over has answered, not beside it, so
+  // that the two starts do not share the time limit of its first request.
+  #keepSpare() {
+    if (this.lost && !this.closed && !this.spare) this.spare = this.#spawn();
   }
 
   #failAll(err) {

@@ -4,7 +4,8 @@
 // fd 3, in order; stdout and stderr stay free for whatever codecs print.
 // A request that crashes or hangs this process is answered by the parent,
 // which is told when a value module has been built, so that a module that
-// never returns is blamed on itself, not on the codec.
+// never returns is blamed on itself, not on the codec. A `checks` request
+// runs whole checks with both codecs in this process (see batches.js).
 
 const fs = require('node:fs');
 const { createOps } = require('./ops');
@@ -18,9 +19,27 @@ const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });
 
+// One part per input, sent as soon as it is checked, so that the parent knows
+// how far a batch got if a codec takes this process down: null when the check
+// had nothing to check, 0 when it found no difference, else its differences,
+// or with `full` the whole result.
+function checks({ id, type, inputs, codecs, full }) {
+  // Here, not above: a worker that runs one operation at a time starts
+  // without the checks and fast-check, as fast as before.
+  const { runSync } = require('./checks');
+  const { allChecks } = require('./recipe-checks');
+  const run = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
+  for (const input of inputs) {
+    const result = runSync(allChecks[type], run, input);
+    const clean = !result || !result.differences.length;
+    reply({ id, part: clean ? result && 0 : full ? result : { differences: result.differences } });
+  }
+  return { kind: 'ok', checked: inputs.length };
+}
+
 function handle(request) {
   try {
-    return { id: request.id, outcome: ops[request.op](request) };
+    return { id: request.id, outcome: request.op === 'checks' ? checks(request) : ops[request.op](request) };
   } catch (err) {
     const kind = err instanceof UsageError ? 'usage' : 'environment';
     if (err instanceof EnvironmentError || err instanceof UsageError) {

@@ -2,44 +2,35 @@
 // The differential properties: each draws an input with fast-check and runs
 // one check of the harness on side a and side b. A property holds when the
 // check finds no difference (the runner decides which differences count).
+// `input` turns what fast-check drew into the input of the check, which is
+// also what a finding keeps as its origin.
 
 const fc = require('fast-check');
 const { recipe, smallRecipe } = require('../harness/arbitraries/recipes');
-const { corruption, chunkPlan, chunkSizes } = require('../harness/arbitraries/frames');
-const { applyCorruption } = require('../harness/corrupt');
-
-// The frame codec a writes for a recipe, or null when it cannot serialize it.
-async function frameOf(session, r) {
-  const outcome = await session.run('a', { op: 'serialize', input: { recipe: r } });
-  return outcome.kind === 'ok' ? Buffer.from(outcome.bytes, 'hex') : null;  // rejected or unbuildable
-}
+const { corruption, chunkPlan } = require('../harness/arbitraries/frames');
 
 const properties = {
   // Both serializers give the same frame (or both reject), and each codec
   // decodes each codec's frame to the same tree.
   value: {
     arbitrary: recipe,
-    run: (session, r) => session.check('value', { recipe: r }),
-    origin: (r) => ({ recipe: r }),
+    check: 'value',
+    input: (r) => ({ recipe: r }),
   },
 
   // Decoding a frame and serializing the result again agrees between codecs.
   roundtrip: {
     arbitrary: recipe,
-    run: (session, r) => session.check('roundtrip', { recipe: r }),
-    origin: (r) => ({ recipe: r }),
+    check: 'roundtrip',
+    input: (r) => ({ recipe: r }),
   },
 
-  // A valid frame with one structured corruption: both accept with the same
-  // result or both reject.
+  // A valid frame (codec a's, of a recipe) with one structured corruption:
+  // both accept with the same result or both reject.
   frame: {
     arbitrary: fc.tuple(smallRecipe, corruption),
-    async run(session, [r, c]) {
-      const frame = await frameOf(session, r);
-      if (!frame) return null;
-      return session.check('frame', { bytes: applyCorruption(frame, c).toString('hex') });
-    },
-    origin: ([r, c]) => ({ recipe: r, corruption: c }),
+    check: 'recipeFrame',
+    input: ([r, c]) => ({ recipe: r, corruption: c }),
   },
 
   // Valid and corrupted frames in a row, cut into reads: the same messages,
@@ -48,18 +39,17 @@ const properties = {
     arbitrary: fc.tuple(
       fc.array(fc.tuple(smallRecipe, fc.option(corruption, { freq: 3 })), { minLength: 1, maxLength: 4 }),
       chunkPlan),
-    async run(session, [items, plan]) {
-      const frames = [];
-      for (const [r, c] of items) {
-        const frame = await frameOf(session, r);
-        if (frame) frames.push(c ? applyCorruption(frame, c) : frame);
-      }
-      if (!frames.length) return null;
-      const chunks = chunkSizes(plan, frames.map((f) => f.length));
-      return session.check('stream', { bytes: Buffer.concat(frames).toString('hex'), chunks });
-    },
-    origin: ([items, plan]) => ({ items: items.map(([r, c]) => ({ recipe: r, corruption: c })), plan }),
+    check: 'recipeStream',
+    input: ([items, plan]) => ({ items: items.map(([r, c]) => ({ recipe: r, corruption: c })), plan }),
   },
 };
 
-module.exports = { properties };
+// The whole result of one property's check on one drawn value, run as a
+// batch's would be (in the batch worker unless screened); null when it had
+// nothing to check, undefined when left out.
+async function runProperty(property, session, drawn) {
+  const [result] = await session.checkMany(property.check, [property.input(drawn)], { full: true });
+  return result;
+}
+
+module.exports = { properties, runProperty };

@@ -1,11 +1,15 @@
 'use strict';
-// The fast-check engine: runs the properties in turns, in short fc.check runs
-// with successive seeds, until a budget of time or runs is spent. Each run
-// fails only on a signature not known and not found before, and shrinks
-// towards that same signature, so a long run reports distinct problems.
+// The fast-check engine: runs the properties in turns of inputs drawn with
+// successive seeds, until a budget of time or runs is spent. A turn's inputs
+// are drawn with fc.sample, which gives what fc.check would run with the same
+// seed, and checked many at a time (session.checkMany), the next turn drawn
+// while this one is checked. An input whose difference has a signature not
+// known and not found before is then run again by fc.check at its place in
+// the turn (its `path`), which shrinks it towards that same signature, so a
+// long run reports distinct problems.
 
 const fc = require('fast-check');
-const { properties } = require('./definitions');
+const { properties, runProperty } = require('./definitions');
 const { classify } = require('../harness/known');
 const { FindingRecorder } = require('../harness/findings');
 const { StoppedError } = require('../harness/errors');
@@ -27,28 +31,51 @@ async function runProperties(options) {
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
-  const turns = options.path === undefined ? Infinity : 1;
-  for (let turn = 0; turn < turns && Date.now() < deadline && state.runs < maxRuns; turn++) {
-    const name = names[turn % names.length];
-    const seed = (state.seed + turn) | 0;
-    const numRuns = Math.min(kRunsPerTurn, maxRuns - state.runs);
-    const outcome = await runTurn(properties[name], name, { ...options, seed, numRuns, deadline, state });
+  // A turn's property, seed and number of inputs, given the runs done before it.
+  const plan = (turn, runsBefore) => ({
+    turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
+    numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
+  });
+  let next = null;
+  // Per-operation checks (an adapter, a second binary) share one worker with
+  // a shrink: drawn ahead, they would queue before it.
+  const drawAhead = options.session.batches.inProcess;
+  for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
+    const wanted = plan(turn, state.runs);
+    let current = wanted;
+    if (options.path === undefined) {
+      // With checks in batches, the next turn is drawn while this one is
+      // checked; when this one ends early, fewer runs were done than planned
+      // and the next is drawn anew.
+      current = next?.numRuns === wanted.numRuns ? next : drawTurn(options.session, wanted);
+      if (next && next !== current) next.cancel();
+      const after = plan(turn + 1, state.runs + current.numRuns);
+      next = drawAhead && after.numRuns > 0 ? drawTurn(options.session, after) : null;
+    }
+    const { name, seed } = current;
+    const outcome = options.path === undefined ?
+      await checkTurn(current, { ...options, deadline, state }) :
+      await runTurn(properties[name], name, { ...options, seed, numRuns: current.numRuns, deadline, state });
     state.runs += outcome.runs;
     perProperty(state, name).runs += outcome.runs;
     if (outcome.finding) {
       const { result, difference } = outcome.finding;
       const origin = {
         engine: 'fast-check', property: name, seed, path: outcome.path,
-        ...properties[name].origin(outcome.counterexample),
+        ...properties[name].input(outcome.counterexample),
       };
       state.recorder.record(result, difference, origin, { property: name, seed, path: outcome.path });
       perProperty(state, name)[isSharedDefect(difference.signature) ? 'shared' : 'findings']++;
     }
     const now = summary(state, started);
     onProgress({ ...now, property: name });
-    if (outcome.stopped || options.until?.(now)) break;
+    if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
-  return summary(state, started);
+  next?.cancel();
+  const done = summary(state, started);
+  // The batch workers' coverage counts are written as they end.
+  await options.session.batches.settle();
+  return done;
 }
 
 // A difference already saved in the store is seen again only in a run with a
@@ -79,16 +106,66 @@ function unseen(result, state, name) {
   return fresh;
 }
 
-async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path }) {
-  let target = null;   // the first new signature of this turn: shrinking keeps to it
+// One turn's inputs, drawn and sent to be checked.
+function drawTurn(session, { turn, name, seed, numRuns }) {
+  const property = properties[name];
+  const drawn = fc.sample(property.arbitrary, { seed, numRuns });
+  return { turn, name, seed, numRuns, ...session.checkEach(property.check, drawn.map(property.input)) };
+}
+
+const kLate = Symbol('late');
+
+// Goes through a turn's results in order, as they come, up to the first with
+// a new signature, as fc.check would, and lets fc.check replay and shrink
+// that one; the turn's checks not started by then are not started.
+async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
+  const { state } = options;
+  let runs = 0;
+  try {
+    for (const [index, pending] of results.entries()) {
+      const result = await beforeDeadline(pending, options.deadline);
+      if (result === kLate) break;  // a check still waits for a worker that hangs
+      if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
+      runs++;
+      if (!result) continue;
+      const fresh = unseen(result, state, name);
+      if (!fresh.length) continue;
+      cancel();
+      const replay = await runTurn(properties[name], name,
+        { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
+      return { ...replay, runs };
+    }
+  } catch (err) {
+    if (err instanceof StoppedError) return { runs, stopped: true };
+    throw err;
+  } finally {
+    cancel();
+  }
+  return { runs };
+}
+
+// What the promise gives, or kLate once the deadline has passed first.
+function beforeDeadline(promise, deadline) {
+  if (deadline === Infinity) return promise;
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// target: the signature to shrink towards when the turn's first input (at
+// `path`) has already been counted; otherwise the first new one met.
+async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path, target = null }) {
+  // Given a target, the first input run (the one at `path`) was counted in its turn already.
+  let counting = target === null;
   let fatal = null;    // an error of the harness or environment, not a codec
   const predicate = async (input) => {
-    const result = await property.run(session, input).catch((err) => {
+    const result = await runProperty(property, session, input).catch((err) => {
       fatal ??= err;
       throw err;
     });
     if (!result) return true;
-    const fresh = unseen(result, state, name);
+    const fresh = counting ? unseen(result, state, name) : [];
+    counting = true;
     if (target === null && fresh.length) target = fresh[0].signature;
     // Once chosen, the target keeps failing even if another engine sharing the
     // store saves it meanwhile: otherwise every shrink step would pass.
@@ -107,7 +184,7 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     // Interrupted by the budget before a counterexample was shrunk: nothing to report.
     if (!details.failed || !details.counterexample) return { runs };
     const [counterexample] = details.counterexample;
-    const result = await property.run(session, counterexample);
+    const result = await runProperty(property, session, counterexample);
     classify(result.differences, known);
     const difference = result.differences.find((d) => d.signature === target) ??
       result.differences.find((d) => !d.known);
@@ -130,12 +207,14 @@ async function runExhaustive(options) {
   const state = newState(seed, recorderOf(options, { skipSaved: false }));
   for (const name of only ?? Object.keys(properties)) {
     const property = properties[name];
-    for (const [i, input] of fc.sample(property.arbitrary, { seed, numRuns: runs }).entries()) {
+    const drawn = fc.sample(property.arbitrary, { seed, numRuns: runs });
+    const results = await session.checkMany(property.check, drawn.map(property.input), { full: true });
+    for (const [i, result] of results.entries()) {
+      if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       state.runs++;
       perProperty(state, name).runs++;
-      const result = await property.run(session, input);
       if (!result) continue;
-      const origin = { engine: 'fast-check', property: name, seed, sample: i, ...property.origin(input) };
+      const origin = { engine: 'fast-check', property: name, seed, sample: i, ...property.input(drawn[i]) };
       await state.recorder.add(result, origin, { property: name, seed });
     }
   }

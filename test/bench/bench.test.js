@@ -87,6 +87,27 @@ describe('bench', function () {
     }
   });
 
+  it('replays the codec requests of whole checks a batch ran, found by running each check once', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-test-'));
+    const trace = path.join(dir, 'trace.jsonl');
+    const codecs = { a: 'js', b: 'native' };
+    const lines = [
+      // Both serialize, to the same frame: each decodes it once.
+      { check: 'value', input: { recipe: { k: 'number', v: 1 } }, codecs },
+      // a serializes, then each codec's framer reads the frame.
+      { check: 'recipeFrame', input: { recipe: { k: 'number', v: 1 }, corruption: { k: 'truncate', at: 3 } }, codecs },
+    ];
+    fs.writeFileSync(trace, lines.map((r) => JSON.stringify(r)).join('\n'));
+    try {
+      const r = nodeJson(head, ['--expose-internals', '--no-warnings', path.join(benchDir, 'bare-cost.js'), trace]);
+      assert.equal(r.requests, 2);
+      assert.equal(r.calls, 4 + 3);
+      assert.ok(positive(r.seconds), JSON.stringify(r));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('summarizes with medians, and a hunt not found as longer than any found', function () {
     assert.equal(median([3, 1, 2]), 2);
     assert.equal(median([4, 1, 2, 3]), 2.5);

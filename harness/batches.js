@@ -1,0 +1,165 @@
+'use strict';
+// Many checks at a time. When both codecs are built in and live in one binary,
+// whole checks run in one worker of that binary, a batch of inputs per
+// request, with no process hop per operation; an input shaped like a known
+// native crash (crash-screen.js) runs instead on the per-operation path of
+// session.js, where a crash is that input's outcome. A batch whose worker dies
+// or hangs anyway has its unanswered inputs run one by one on that path, so
+// that the one at fault gets its crash or hang and the others their results.
+// Other sessions keep the per-operation path: with several checks in flight
+// at once for a side in another binary, one at a time for an adapter file.
+
+const os = require('node:os');
+const { WorkerProcess } = require('./worker-process');
+const { screen } = require('./crash-screen');
+const { builtinCodecs } = require('./codecs');
+
+const kInFlight = 8;
+const kSettleMs = 1000;
+// A worker per core: the checks cost far more than drawing their inputs, so
+// the process that draws them needs little of a core of its own.
+const kBatchWorkers = Math.max(1, os.availableParallelism());
+// The checks whose recipes only side a serializes.
+const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
+
+// Whether the checks of these sides can run whole in one process.
+function sameProcess(sides) {
+  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
+}
+
+// The known crash shape of an input, when a native codec is to serialize its
+// recipes; null when it can run in the batch. The reference codec (js) is
+// plain JavaScript over v8.Serializer and has no such crash.
+function crashShape(type, input, sides) {
+  const serializers = serializedOnA.has(type) ? [sides.a] : [sides.a, sides.b];
+  if (serializers.every((side) => side.codec === 'js')) return null;
+  for (const item of input.items ?? [input]) {
+    const shape = screen(item);
+    if (shape) return shape;
+  }
+  return null;
+}
+
+// A promise with its resolve and reject; its rejection is for whoever awaits
+// it: an input whose result is no longer wanted may be dropped.
+function slot() {
+  const handle = {};
+  handle.promise = new Promise((resolve, reject) => Object.assign(handle, { resolve, reject }));
+  handle.promise.catch(() => {});
+  return handle;
+}
+
+// Runs tasks (functions returning promises that never reject) at most `width`
+// at a time, in order, starting none once cancelled(). The first runs alone,
+// and the others start only once what came of it has been looked at: a codec
+// that crashes on every input costs one crash, not `width`, before its finding.
+function pooled(tasks, width, cancelled) {
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length && !cancelled()) await tasks[next++]();
+  };
+  if (!tasks.length) return;
+  tasks[next++]().then(() => setImmediate(() => {
+    for (let i = 0; i < width; i++) lane();
+  }));
+}
+
+class Batches {
+  // session: a Session; inProcess: false keeps every check on the per-operation path;
+  // screen(type, input, sides): the crash shape that keeps an input out of the batch, or null.
+  constructor(session, { inProcess = true, screen = crashShape } = {}) {
+    this.session = session;
+    this.screen = screen;
+    this.inProcess = inProcess && sameProcess(session.sides);
+    // An adapter file runs one check at a time, as before: with several in
+    // flight, its time to find a mutant's difference measured longer.
+    this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
+    this.workers = [];
+    this.retired = [];   // workers let go by settle(), still counted in the session's stats
+    this.checked = 0;    // inputs checked whole in a batch
+    // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
+    this.skipScreened = process.env.IPCFUZZ_SCREENED === 'skip';
+    // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
+    this.onChecked = null;
+  }
+
+  // Starts one check per input. results: a promise per input, in order, of its
+  // result: null when the check had nothing to check, undefined for an input
+  // left out; of an input checked in a batch, only { differences } unless
+  // `full`. cancel(): start no more checks (those not started never settle).
+  each(type, inputs, { full = false } = {}) {
+    const slots = inputs.map(slot);
+    let cancelled = false;
+    const isCancelled = () => cancelled;
+    const perOp = (i) => () => this.session.check(type, inputs[i]).then(slots[i].resolve, slots[i].reject);
+    const all = inputs.map((_, i) => i);
+    if (!this.inProcess) {
+      pooled(all.map(perOp), this.width, isCancelled);
+    } else {
+      const batched = [];
+      const screened = [];
+      for (const i of all) (this.screen(type, inputs[i], this.session.sides) ? screened : batched).push(i);
+      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
+      else pooled(screened.map(perOp), this.width, isCancelled);
+      if (batched.length) {
+        this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled }, batched)
+          .catch((err) => { for (const i of batched) slots[i].reject(err); });
+      }
+    }
+    return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
+  }
+
+  // All results of each(), at once.
+  run(type, inputs, options) {
+    return Promise.all(this.each(type, inputs, options).results);
+  }
+
+  // Each answer settles its input's slot as it comes; a batch whose worker
+  // died or hung leaves the rest to the per-operation path, one by one.
+  async #batch({ type, inputs, full, slots, perOp, cancelled }, indices) {
+    const { sides } = this.session;
+    let answered = 0;
+    await this.#worker().request({
+      op: 'checks', type, inputs: indices.map((i) => inputs[i]), codecs: { a: sides.a.codec, b: sides.b.codec }, full,
+    }, {
+      onPart: (part) => {
+        const i = indices[answered++];
+        this.checked++;
+        slots[i].resolve(part === 0 ? { differences: [] } : part);
+        this.onChecked?.(type, inputs[i]);
+      },
+    });
+    for (const i of indices.slice(answered)) {
+      if (cancelled()) return;
+      await perOp(i)();
+    }
+  }
+
+  // The least busy worker, a new one while there are fewer than kBatchWorkers.
+  #worker() {
+    const idle = this.workers.find((w) => w.queue.length === 0);
+    if (idle) return idle;
+    if (this.workers.length < kBatchWorkers) {
+      const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
+      if (this.session.closed) worker.close();
+      this.workers.push(worker);
+      return worker;
+    }
+    return this.workers.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
+  }
+
+  // Lets the batch workers end as processes do, once idle (within a second),
+  // so that the coverage counts they keep are written before a run reports
+  // them; later batches start new workers.
+  async settle() {
+    const workers = this.workers.splice(0);
+    this.retired.push(...workers);
+    await Promise.all(workers.map((w) => w.end(kSettleMs)));
+  }
+
+  close() {
+    for (const w of [...this.workers, ...this.retired]) w.close();
+  }
+}
+
+module.exports = { Batches, crashShape, sameProcess };

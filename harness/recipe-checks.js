@@ -1,0 +1,43 @@
+'use strict';
+// The frame and stream checks as the fuzzing properties run them, from
+// recipes: codec a serializes each recipe first, and its frames, corrupted as
+// told, are what the frame or stream check gets; the result is that check's.
+// Apart from checks.js so that a repro script, which bundles checks.js, does
+// not need fast-check (chunkSizes lives with the arbitraries).
+
+const { checks } = require('./checks');
+const { applyCorruption } = require('./corrupt');
+const { chunkSizes } = require('./arbitraries/frames');
+
+// The frame codec a writes for a recipe, with a corruption applied when one
+// is given; null when it cannot serialize the recipe.
+function* frameOnA(recipe, corruption) {
+  const [outcome] = yield [['a', { op: 'serialize', input: { recipe } }]];
+  if (outcome.kind !== 'ok') return null;  // rejected, unbuildable, crashed
+  const frame = Buffer.from(outcome.bytes, 'hex');
+  return corruption ? applyCorruption(frame, corruption) : frame;
+}
+
+// input: { recipe, corruption }: null when a cannot serialize the recipe.
+function* recipeFrame({ recipe, corruption }) {
+  const bytes = yield* frameOnA(recipe, corruption);
+  return bytes && (yield* checks.frame({ bytes: bytes.toString('hex') }));
+}
+
+// input: { items: [{ recipe, corruption? }], plan }: the frames in a row, cut
+// into reads by the plan; null when a serializes none of the recipes.
+function* recipeStream({ items, plan }) {
+  const frames = [];
+  for (const { recipe, corruption } of items) {
+    const frame = yield* frameOnA(recipe, corruption);
+    if (frame) frames.push(frame);
+  }
+  if (!frames.length) return null;
+  const chunks = chunkSizes(plan, frames.map((f) => f.length));
+  return yield* checks.stream({ bytes: Buffer.concat(frames).toString('hex'), chunks });
+}
+
+// Every check by name, these two included.
+const allChecks = { ...checks, recipeFrame, recipeStream };
+
+module.exports = { allChecks };

@@ -1,0 +1,87 @@
+'use strict';
+// Checks run many at a time: whole checks in one worker when both codecs are
+// built into one binary, the per-operation path otherwise. Both give the same
+// differences and findings, and a codec that takes a batch's worker down
+// costs that input its crash outcome, not the others their results.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Session } = require('../../harness/session');
+const { FindingStore } = require('../../harness/findings');
+const { loadKnown } = require('../../harness/known');
+const { runProperties } = require('../../properties/engine');
+
+const num = (v) => ({ k: 'number', v });
+// A MessagePort with an index key: ipc_serdes in 26.10.0 dies on it (SIGSEGV).
+const crasher = { recipe: { k: 'port', props: [['0', num(1)]] } };
+
+describe('batches of checks', function () {
+  this.timeout(240_000);
+
+  describe('a batch whose worker dies', function () {
+    let session;
+    before(function () {
+      // No screen: the crasher goes into the batch.
+      session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000, screen: () => null });
+    });
+    after(() => session.close());
+
+    it('gives the input that killed it its crash, and the others their results', async function () {
+      const inputs = [{ recipe: num(1) }, crasher, { recipe: num(2) }, { recipe: { k: 'string', v: 'x' } }];
+      const results = await session.checkMany('value', inputs);
+      assert.deepEqual(results.map((r) => r.differences.map((d) => d.tier)), [[], ['crash'], [], []]);
+      assert.equal(results[1].outcomes.serialize.b.kind, 'crash');
+      assert.ok(session.stats().crashes >= 1);
+      // The batch worker took a new process and goes on.
+      const [again] = await session.checkMany('value', [{ recipe: num(3) }]);
+      assert.deepEqual(again.differences, []);
+    });
+  });
+
+  it('keeps screened inputs out of the batch', async function () {
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+    try {
+      const [result] = await session.checkMany('value', [crasher]);
+      assert.equal(result.outcomes.serialize.b.kind, 'crash');
+      assert.deepEqual(session.batches.workers, [], 'no batch worker was needed');
+    } finally {
+      session.close();
+    }
+  });
+
+  // The same seed both ways: in-process batches and the per-operation path.
+  for (const [property, runs] of [['value', 240], ['frame', 400], ['stream', 400]]) {
+    it(`finds the same differences both ways: ${property}`, async function () {
+      const both = [];
+      for (const inProcess of [true, false]) {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
+        // A time limit no loaded machine reaches: a hang must not depend on the load.
+        const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess });
+        try {
+          const summary = await runProperties({
+            session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
+          });
+          const saved = summary.findings.map((f) => {
+            const meta = FindingStore.read(f.folder);
+            return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
+          }).sort((x, y) => x.signature.localeCompare(y.signature));
+          const batchWorker = session.batches.workers.length + session.batches.retired.length > 0;
+          both.push({ runs: summary.runs, known: summary.known, saved, batchWorker });
+        } finally {
+          session.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      }
+      const [inProcess, perOperation] = both;
+      assert.equal(inProcess.batchWorker, true);
+      assert.equal(perOperation.batchWorker, false);
+      assert.deepEqual(inProcess, { ...perOperation, batchWorker: true });
+      // Not an agreement on nothing: the value property finds and saves
+      // differences, and every property meets known ones.
+      if (property === 'value') assert.ok(inProcess.saved.length > 0);
+      assert.ok(Object.keys(inProcess.known).length > 0);
+      assert.equal(inProcess.runs, runs);
+    });
+  }
+});
