@@ -67,7 +67,9 @@ describe('batches of checks', function () {
             return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
           }).sort((x, y) => x.signature.localeCompare(y.signature));
           const batchWorker = session.batches.workers.length + session.batches.retired.length > 0;
-          both.push({ runs: summary.runs, known: summary.known, saved, batchWorker });
+          // Which known entries were met, not how often: whether an unaligned
+          // view is copied depends on where Buffer's pool stands in each process.
+          both.push({ runs: summary.runs, known: Object.keys(summary.known).sort(), saved, batchWorker });
         } finally {
           session.close();
           fs.rmSync(dir, { recursive: true, force: true });
@@ -80,7 +82,7 @@ describe('batches of checks', function () {
       // Not an agreement on nothing: the value property finds and saves
       // differences, and every property meets known ones.
       if (property === 'value') assert.ok(inProcess.saved.length > 0);
-      assert.ok(Object.keys(inProcess.known).length > 0);
+      assert.ok(inProcess.known.length > 0);
       assert.equal(inProcess.runs, runs);
     });
   }
