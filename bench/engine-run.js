@@ -1,8 +1,11 @@
 'use strict';
 // One engine on one target for a fixed time, in a process of its own (so its
 // memory peak is its own), js against native in the pinned 26.10.0, with the
-// default known-differences list and fresh scratch folders, as a first
-// `make fuzz` on a fresh clone. Prints one JSON line of throughput.
+// default known-differences list and fresh scratch folders, as `make fuzz`
+// on a fresh clone; --findings names a findings folder kept between runs, so
+// that a run after a first one on the same folder fuzzes, rather than shrinks
+// and confirms the differences every first run finds. Prints one JSON line of
+// throughput.
 //
 // It also writes, to --trace, the codec requests (serialize, deserialize,
 // roundtrip, stream) whose bare cost bench/bare-cost.js times: for
@@ -11,6 +14,7 @@
 // Jazzer.js target the requests of its seed corpus and of the corpus the run
 // grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
+//                            [--findings DIR]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -91,12 +95,10 @@ function runTarget({ target, seconds, seed, node, workDir, outDir }) {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ ...seen, code, signal })));
 }
 
-async function jazzer({ session, target, seconds, seed, traceFd, scratch }) {
+async function jazzer({ session, store, target, seconds, seed, traceFd, scratch }) {
   const inputs = require('../fuzzers/jazzer/inputs');
   const workDir = path.join(scratch, 'work');
-  const run = await runTarget({
-    target, seconds, seed, node: session.sides.b.node, workDir, outDir: path.join(scratch, 'findings'),
-  });
+  const run = await runTarget({ target, seconds, seed, node: session.sides.b.node, workDir, outDir: store.dir });
   const total = run.stats.number_of_executed_units;
   if (!run.inited || !run.interrupted || total === undefined) {
     throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing for ${seconds} s`);
@@ -122,6 +124,7 @@ async function main() {
   const { values } = parseArgs({ options: {
     engine: { type: 'string' }, target: { type: 'string' }, seconds: { type: 'string', default: '10' },
     seed: { type: 'string', default: '1' }, trace: { type: 'string', default: os.devNull },
+    findings: { type: 'string' },
   } });
   const engines = { 'fast-check': fastCheck, jazzer };
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
@@ -131,7 +134,8 @@ async function main() {
   try {
     coverage.collectInto(path.join(scratch, 'coverage'));
     const result = await engines[values.engine]({
-      session, known: loadKnown(), store: new FindingStore(path.join(scratch, 'findings')), scratch, traceFd,
+      session, known: loadKnown(), store: new FindingStore(values.findings ?? path.join(scratch, 'findings')),
+      scratch, traceFd,
       target: values.target, seconds: Number(values.seconds), seed: Number(values.seed),
     });
     if (values.target === 'value') result.coverage = Object.fromEntries(coverage.gather());

@@ -116,8 +116,10 @@ function report(results, meta, files) {
   if (results.throughput) {
     const { reps, seconds } = results.throughput;
     lines.push('## Fuzzing throughput and harness overhead', '',
-      `js against native in ${binaries.find((b) => b.role === 'head').version}, default known differences, fresh folders; ` +
-      `each target alone for ${seconds} s, ${reps} runs with different seeds. Jazzer.js execs/s is counted from the end of the seed ` +
+      `js against native in ${binaries.find((b) => b.role === 'head').version}, default known differences; ` +
+      `each target alone for ${seconds} s, ${reps} runs with different seeds, after one untimed run on the findings folder ` +
+      'they share (a first run shrinks and confirms the differences it finds before it fuzzes at full speed). ' +
+      'Jazzer.js execs/s is counted from the end of the seed ' +
       'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +
       '(fast-check: every request of the run; Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
       'timed alone in a tight loop in the same binary. ' +

@@ -3,7 +3,10 @@
 // not share the cores, with the peak memory of the fuzzing process and of the
 // codec worker it drives, and beside it the bare cost of the codec calls the
 // target makes (bench/bare-cost.js), so that harness overhead is a ratio:
-// (1 / execs per second) / (bare codec seconds per exec).
+// (1 / execs per second) / (bare codec seconds per exec). Each target runs
+// once untimed first, on the findings folder its timed runs then share, as a
+// second `make fuzz` would: a first run spends its first seconds shrinking
+// and confirming the differences it finds, not fuzzing.
 //   node bench/throughput.js [--reps 3] [--seconds 10] [--json FILE]
 //     [--only fast-check:value,jazzer:frame,jazzer:value-unscreened]
 
@@ -48,12 +51,12 @@ function processClass(cmdline, parent) {
   return null;
 }
 
-async function engineRun({ engine, target, screened, seconds, seed, trace }) {
+async function engineRun({ engine, target, screened, seconds, seed, trace, findings }) {
   const env = { ...process.env };
   if (screened) env.IPCFUZZ_SCREENED = screened;  // a knob of the bench alone
   else delete env.IPCFUZZ_SCREENED;
   const child = spawn(process.execPath, [path.join(__dirname, 'engine-run.js'), '--engine', engine, '--target', target,
-    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace],
+    '--seconds', String(seconds), '--seed', String(seed), '--trace', trace, '--findings', findings],
   { stdio: ['ignore', 'pipe', 'pipe'], env });
   const rss = sampleTree(child.pid, processClass);
   let stdout = '';
@@ -80,11 +83,15 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
   const node = resolveNode();
   const chosen = only ? targets.filter((t) => only.includes(runName(t))) : targets;
   const runs = [];
-  const trace = path.join(os.tmpdir(), `ipcfuzz-bench-trace-${process.pid}.jsonl`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-throughput-'));
+  const trace = path.join(scratch, 'trace.jsonl');
   try {
     for (let rep = 0; rep < reps; rep++) {
       for (const { engine, target, screened } of chosen) {
-        const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace });
+        const findings = path.join(scratch, runName({ engine, target, screened }).replace(':', '-'));
+        // Untimed: the differences a first run finds are shrunk and confirmed there.
+        if (rep === 0) await engineRun({ engine, target, screened, seconds, seed: 0, trace: os.devNull, findings });
+        const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace, findings });
         const bare = await bareCost(trace, node);
         const barePerExec = bare.seconds / r.traceExecs;
         const run = { ...r, rep, bare, barePerExec, overhead: 1 / r.execsPerSecond / barePerExec };
@@ -93,7 +100,7 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
       }
     }
   } finally {
-    fs.rmSync(trace, { force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
   return runs;
 }
