@@ -117,7 +117,8 @@ function report(results, meta, files) {
     const { reps, seconds } = results.throughput;
     lines.push('## Fuzzing throughput and harness overhead', '',
       `js against native in ${binaries.find((b) => b.role === 'head').version}, default known differences; ` +
-      `each target alone for ${seconds} s, ${reps} runs with different seeds, after one untimed run on the findings folder ` +
+      `each target alone for ${seconds} s, ${reps} runs with different seeds, after one untimed run of ${3 * seconds} s ` +
+      'on the findings folder ' +
       'they share (a first run shrinks and confirms the differences it finds before it fuzzes at full speed). ' +
       'Jazzer.js execs/s is counted from the end of the seed ' +
       'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +

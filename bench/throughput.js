@@ -4,9 +4,10 @@
 // codec worker it drives, and beside it the bare cost of the codec calls the
 // target makes (bench/bare-cost.js), so that harness overhead is a ratio:
 // (1 / execs per second) / (bare codec seconds per exec). Each target runs
-// once untimed first, on the findings folder its timed runs then share, as a
-// second `make fuzz` would: a first run spends its first seconds shrinking
-// and confirming the differences it finds, not fuzzing.
+// once untimed first (three times the seconds of a timed run), on the
+// findings folder its timed runs then share, as a later `make fuzz` would: a
+// first run spends its first seconds shrinking and confirming the
+// differences it finds, not fuzzing.
 //   node bench/throughput.js [--reps 3] [--seconds 10] [--json FILE]
 //     [--only fast-check:value,jazzer:frame,jazzer:value-unscreened]
 
@@ -89,8 +90,10 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
     for (let rep = 0; rep < reps; rep++) {
       for (const { engine, target, screened } of chosen) {
         const findings = path.join(scratch, runName({ engine, target, screened }).replace(':', '-'));
-        // Untimed: the differences a first run finds are shrunk and confirmed there.
-        if (rep === 0) await engineRun({ engine, target, screened, seconds, seed: 0, trace: os.devNull, findings });
+        // Untimed, three times as long: the differences early runs find are shrunk and confirmed there.
+        if (rep === 0) {
+          await engineRun({ engine, target, screened, seconds: 3 * seconds, seed: 0, trace: os.devNull, findings });
+        }
         const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace, findings });
         const bare = await bareCost(trace, node);
         const barePerExec = bare.seconds / r.traceExecs;
