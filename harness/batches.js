@@ -11,7 +11,7 @@
 
 const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
-const { screen } = require('./crash-screen');
+const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 
 const kInFlight = 8;
@@ -27,12 +27,11 @@ function sameProcess(sides) {
   return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
 }
 
-// The known crash shape of an input, when a native codec is to serialize its
-// recipes; null when it can run in the batch. The reference codec (js) is
-// plain JavaScript over v8.Serializer and has no such crash.
+// The known crash shape of an input, when a codec that may have the crash is
+// to serialize its recipes; null when it can run in the batch.
 function crashShape(type, input, sides) {
   const serializers = serializedOnA.has(type) ? [sides.a] : [sides.a, sides.b];
-  if (serializers.every((side) => side.codec === 'js')) return null;
+  if (!serializers.some((side) => mayCrash(side.codec))) return null;
   for (const item of input.items ?? [input]) {
     const shape = screen(item);
     if (shape) return shape;

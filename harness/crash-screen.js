@@ -50,6 +50,10 @@ const shapes = [
   },
 ];
 
+// Whether a codec can have these crashes: the reference codec (js) is plain
+// JavaScript on the public v8.Serializer and never reaches ipc_serdes.
+const mayCrash = (codec) => codec !== 'js';
+
 // The shape an input of a check has, or null. A value module is user code:
 // anything may happen in it, so it is always screened.
 function screen(input) {
@@ -58,4 +62,4 @@ function screen(input) {
   return shapes.find((s) => s.matches(input.recipe))?.name ?? null;
 }
 
-module.exports = { screen, shapes };
+module.exports = { screen, shapes, mayCrash };

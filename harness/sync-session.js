@@ -17,11 +17,7 @@ const { confirmSync } = require('./confirm');
 const { createOps } = require('./ops');
 const { buildInput } = require('./recipes/build');
 const { builtinCodecs } = require('./codecs');
-const { screen } = require('./crash-screen');
-
-// The reference codec is JavaScript on the public v8.Serializer and never
-// reaches ipc_serdes, so a screened input keeps it here (and its coverage).
-const screenedOut = (codec) => codec !== 'js';
+const { screen, mayCrash } = require('./crash-screen');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
@@ -63,7 +59,8 @@ class SyncSession {
   run(sideName, request, screened) {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
-    if (this.local[sideName] && !(screened && screenedOut(codec))) return this.ops[request.op](withCodec);
+    // A screened input keeps a codec that cannot crash here (and its coverage).
+    if (this.local[sideName] && !(screened && mayCrash(codec))) return this.ops[request.op](withCodec);
     const outcome = this.worker(node).request(withCodec);
     if (outcome.kind === 'crash' || outcome.kind === 'hang') this.onLoss(outcome.kind);
     return outcome;
