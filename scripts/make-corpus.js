@@ -62,6 +62,8 @@ const classCases = [
   { k: 'host', type: 'public-key', props: ab,
     tamper: [getter('g', { op: 'define', key: 'visible', value: num(5), enumerable: false })] },
   { k: 'object', props: ab, tamper: [getter('x', { op: 'set', key: 'b', value: num(9) }, { throws: 'getter' })] },
+  { k: 'port', props: ab, tamper: [getter('x', { op: 'freeze' })] },
+  { k: 'object', props: ab, tamper: [getter('x', { op: 'preventExtensions' })] },
   { k: 'object', props: [['v', { k: 'view', type: 'Uint8Array', bytes: '0102' }]],
     tamper: [getter('a', { op: 'detach', on: 'v' })] },
   { k: 'view', type: 'Float64Array', bytes: '000000000000f03f', tamper: [{ op: 'prototype', of: 'Int8Array' }] },

@@ -186,6 +186,9 @@ const effects = {
   prototype,
   detach: () => ({ op: 'detach', on: 'v' }),
   resize: () => ({ op: 'resize', on: 'v', to: 1 }),
+  // Appended, so that seeds written before them decode as they did.
+  freeze: () => ({ op: 'freeze' }),
+  'prevent-extensions': () => ({ op: 'preventExtensions' }),
 };
 
 function effectGetter(ch, s) {

@@ -33,6 +33,14 @@ describe('coverage view', function () {
     assert.equal(count(text, 'host', 'wasm-module'), 0);
   });
 
+  it('lists tags no recipe makes a serializer write apart, and only once a frame held one', function () {
+    assert.ok(!coverage.groups.tag.includes('the-hole'));
+    assert.ok(coverage.groups.tag.includes('host-object'));
+    const apart = (total) => coverage.renderCoverage(total).split('\n').find((l) => l.includes('no recipe'));
+    assert.equal(apart(new Map([['tag\tint32', 5]])), undefined);
+    assert.match(apart(new Map([['tag\tthe-hole', 2], ['tag\tuint32', 0]])), /: the-hole 2$/);
+  });
+
   it('adds up the counts other processes left in the run folder', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-coverage-'));
     try {
