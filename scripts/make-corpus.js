@@ -15,7 +15,7 @@ const { isDeepStrictEqual } = require('node:util');
 const { encodeRecipe, decodeRecipe } = require('../harness/recipes/bytes');
 const { annotateFrame } = require('../harness/annotate');
 const { applyCorruption } = require('../harness/corrupt');
-const { tags } = require('../harness/wire');
+const { tags, viewTypes, bytesPerElement } = require('../harness/wire');
 const { Session } = require('../harness/session');
 const { root } = require('../harness/binaries');
 const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
@@ -48,10 +48,12 @@ const reviewCases = [
 ];
 
 // One seed for each class of value the codecs branch on (see README, "Value
-// classes"): the fuzzers start next to every one of them.
+// classes"): the fuzzers start next to every one of them, every view type
+// index among them.
 const getter = (key, then, end = { returns: num(1) }) => ({ op: 'define', key, get: { then: [then], ...end } });
 const ab = [['x', num(1)], ['visible', num(2)]];
 const classCases = [
+  ...viewTypes.map((type) => ({ k: 'view', type, bytes: '01'.repeat(bytesPerElement[type] ?? 1) })),
   ...['2147483647', '2147483648', '4294967294', '4294967295', '01'].map((key) =>
     ({ k: 'host', type: 'secret-key', props: [[key, num(1)]] })),
   { k: 'port', props: [['2147483648', num(1)]] },
