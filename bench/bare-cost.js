@@ -11,7 +11,7 @@
 //   node --expose-internals bench/bare-cost.js TRACE
 
 const fs = require('node:fs');
-const { parseArgs } = require('node:util');
+const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
 const { createOps } = require('../harness/ops');
@@ -137,7 +137,7 @@ function requestsOf(line) {
 }
 
 function main() {
-  const { positionals: [trace] } = parseArgs({ allowPositionals: true });
+  const { positionals: [trace] } = parseFlags('bare-cost', { allowPositionals: true });
   const all = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean);
   // A whole check is several requests, and finding them costs a check.
   const max = all.some((line) => line.startsWith('{"check"')) ? kMaxChecks : kMaxRequests;

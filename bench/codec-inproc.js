@@ -6,7 +6,7 @@
 // per second for every codec the binary has and every size.
 //   node --expose-internals bench/codec-inproc.js [--sizes 64,1024] [--ms 150] [--rotate 0]
 
-const { parseArgs } = require('node:util');
+const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { probe } = require('../harness/codecs/probe');
 const { turned } = require('./stats');
@@ -49,7 +49,7 @@ function opsPerSecond(codec, message, ms) {
 }
 
 function main() {
-  const { values } = parseArgs({ options: {
+  const { values } = parseFlags('codec-inproc', { options: {
     sizes: { type: 'string', default: '64,256,1024,4096,16384,65536' },
     ms: { type: 'string', default: '150' },
     rotate: { type: 'string', default: '0' },

@@ -116,10 +116,10 @@ module.exports = {
 
 if (require.main === module) {
   const fs = require('node:fs');
-  const { parseArgs } = require('node:util');
+  const { parseFlags } = require('./flags');
   const { resolveNode } = require('../harness/binaries');
   const { binary } = require('./machine');
-  const { values } = parseArgs({ options: {
+  const { values } = parseFlags('codec-table', { options: {
     base: { type: 'string', default: '26.3.1' }, head: { type: 'string', default: '26.10.0' },
     reps: { type: 'string' }, quick: { type: 'boolean', default: false }, json: { type: 'string' },
   } });

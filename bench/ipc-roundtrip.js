@@ -9,7 +9,7 @@
 
 const fs = require('node:fs');
 const { fork } = require('node:child_process');
-const { parseArgs } = require('node:util');
+const { parseFlags } = require('./flags');
 
 // Clock ticks per second of /proc/<pid>/stat; 100 on every Linux distribution.
 const kTicks = 100;
@@ -69,7 +69,7 @@ function measure({ serialization, len, inflight, seconds, warmup }) {
 if (process.argv[2] === 'child') {
   process.on('message', (m) => process.send(m));
 } else {
-  const { values } = parseArgs({ options: {
+  const { values } = parseFlags('ipc-roundtrip', { options: {
     serialization: { type: 'string', default: 'advanced' },
     len: { type: 'string', default: '1024' },
     inflight: { type: 'string', default: '32' },

@@ -10,7 +10,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseFlags } = require('./flags');
 const { resolveNode, root } = require('../harness/binaries');
 const codecTable = require('./codec-table');
 const throughput = require('./throughput');
@@ -167,7 +167,7 @@ function earlierThroughput(file) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: {
+  const { values } = parseFlags('bench', { options: {
     quick: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(__dirname, 'results') },
     only: { type: 'string' },
@@ -176,7 +176,10 @@ async function main() {
   } });
   const chosen = values.only ? values.only.split(',') : parts;
   const unknown = chosen.filter((p) => !parts.includes(p));
-  if (unknown.length) throw new Error(`unknown part ${unknown.join(', ')}; parts are ${parts.join(', ')}`);
+  if (unknown.length) {
+    console.error(`bench: unknown part ${unknown.join(', ')}; parts are ${parts.join(', ')}`);
+    process.exit(2);
+  }
   const s = settings[values.quick ? 'quick' : 'full'];
   const started = Date.now();
   const binaries = [binary('base', resolveNode(values.base)), binary('head', resolveNode(values.head))];

@@ -175,8 +175,8 @@ function memoryMarkdown(rows) {
 module.exports = { measureThroughput, summarizeThroughput, markdown, crashTaxMarkdown, memoryMarkdown };
 
 if (require.main === module) {
-  const { parseArgs } = require('node:util');
-  const { values } = parseArgs({ options: {
+  const { parseFlags } = require('./flags');
+  const { values } = parseFlags('throughput', { options: {
     reps: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
     only: { type: 'string' }, json: { type: 'string' },
   } });

@@ -99,8 +99,8 @@ function markdown(rows, cap) {
 module.exports = { timeToFind, summarizeTimes, markdown };
 
 if (require.main === module) {
-  const { parseArgs } = require('node:util');
-  const { values } = parseArgs({ options: {
+  const { parseFlags } = require('./flags');
+  const { values } = parseFlags('time-to-find', { options: {
     seeds: { type: 'string', default: '1,2,3' }, cap: { type: 'string', default: '60' },
     only: { type: 'string' }, json: { type: 'string' },
   } });

@@ -65,4 +65,9 @@ function main() {
   console.log(row('  + native corpus', result.after));
 }
 
-main();
+try {
+  main();
+} catch (err) {
+  console.error(`tag-coverage: ${err.message.split('\n')[0]}`);
+  process.exitCode = 2;
+}
