@@ -17,6 +17,7 @@
 // differing field) so that many inputs hitting one problem count once.
 
 const { annotateFrame, fieldsAround } = require('./annotate');
+const { sameBytes } = require('./canonical');
 
 const tiers = [
   'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
@@ -56,6 +57,8 @@ function treeDiff(a, b, lossy) {
 }
 
 const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
+// A long byte run held alike by both nodes is not spelled out to be compared.
+const alikeBytes = (a, b, key) => key === 'bytes' && sameBytes(a, b);
 const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // How a pair compares on its own: null when alike, { a, b } (and shape) when
@@ -109,7 +112,7 @@ function descend(a, b, lossy) {
   let d = descend(a.t, b.t, lossy);
   if (d) return up(d, 't', a, b);
   for (const key in a) {
-    if (key === 't' || !kept(a, key, lossy)) continue;
+    if (key === 't' || !kept(a, key, lossy) || alikeBytes(a, b, key)) continue;
     d = descend(a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
     if (d) return up(d, key, a, b);
   }
@@ -147,6 +150,7 @@ function walk(a, b, lossy) {
     const below = keysBelow(x, y, lossy);
     for (let k = below.length - 1; k >= 0; k--) {
       const key = below[k];
+      if (alikeBytes(x, y, key)) continue;
       todo.push(xs.length);
       xs.push(Array.isArray(x) || kept(x, key, lossy) || key === 't' ? x[key] : undefined);
       ys.push(Array.isArray(y) || kept(y, key, lossy) || key === 't' ? y[key] : undefined);

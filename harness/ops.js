@@ -3,7 +3,7 @@
 // test: by the worker for the harness, and in-process by repro scripts.
 // Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
 
-const { canonicalize } = require('./canonical');
+const { canonicalize, copyBytes } = require('./canonical');
 const { loadCodec } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 
@@ -56,6 +56,21 @@ function fromHex(hex) {
   return lastBytes;
 }
 
+// In-process, a serialize outcome keeps its frame beside the hex, and a
+// request to decode it carries the payload, so that no frame this process
+// wrote is parsed back from hex. Neither goes into JSON: a worker process
+// gets the hex, and outcomes compare, travel and are saved as before.
+const kFrame = Symbol('frame');
+
+// The request to run `op` (deserialize, roundtrip) on the payload of the frame of a serialize outcome.
+function payloadRequest(op, outcome) {
+  const request = { op, bytes: outcome.bytes.slice(8) };
+  if (outcome[kFrame]) request[kFrame] = outcome[kFrame].subarray(4);
+  return request;
+}
+
+const payloadOf = (request) => request[kFrame] ?? fromHex(request.bytes);
+
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
 // serialize; built(request), when given, is told once it is made, before the codec runs.
 function createOps(buildInput, { built } = {}) {
@@ -70,8 +85,8 @@ function createOps(buildInput, { built } = {}) {
       if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value);
       return outcome;
     },
-    deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), fromHex(bytes)),
-    roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), fromHex(bytes)),
+    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request)),
+    roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
     stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), fromHex(bytes), chunks),
   };
 }
@@ -96,7 +111,9 @@ function serialize(codec, build) {
   const outcome = attempt(() => {
     try {
       build.setup();
-      return { kind: 'ok', bytes: toBuffer(codec.serialize(build.value), 'serialize').toString('hex') };
+      // A copy: a codec may reuse the memory it returned.
+      const frame = copyBytes(toBuffer(codec.serialize(build.value), 'serialize'));
+      return Object.defineProperty({ kind: 'ok', bytes: frame.toString('hex') }, kFrame, { value: frame });
     } finally {
       build.teardown();
     }
@@ -179,4 +196,4 @@ function* cut(data, sizes = []) {
   if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
 
-module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild };
+module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest };
