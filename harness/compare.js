@@ -18,6 +18,7 @@
 
 const { annotateFrame, fieldsAround } = require('./annotate');
 const { sameBytes } = require('./canonical');
+const { frameOf } = require('./ops');
 
 const tiers = [
   'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
@@ -203,9 +204,9 @@ function compareOutcomes(op, where, oa, ob) {
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
   } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes &&
-      numbersAsWritten(oa.bytes) !== numbersAsWritten(ob.bytes)) {
-    const offset = firstByteDifference(oa.bytes, ob.bytes);
-    const field = differingField(oa.bytes, ob.bytes, offset);
+      numbersAsWritten(frameOf(oa)) !== numbersAsWritten(frameOf(ob))) {
+    const offset = firstByteDifference(frameOf(oa), frameOf(ob));
+    const field = differingField(frameOf(oa), frameOf(ob), offset);
     out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
@@ -229,11 +230,10 @@ function compareOutcomes(op, where, oa, ob) {
 // an integral number as int32 or as double depending on the field
 // representation of the object's hidden class, which depends on what the
 // process ran before (js against js differs so): not the codec's choice.
-function numbersAsWritten(hex) {
-  const bytes = Buffer.from(hex, 'hex');
+function numbersAsWritten(bytes) {
   const { values } = annotateFrame(bytes, 0, { describe: false });
   const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
-  if (!numbers.length) return hex;
+  if (!numbers.length) return bytes.toString('hex');
   let out = '';
   let at = 4;  // after the length prefix, which counts the bytes of each representation
   for (const { start, end, tag } of numbers) {
@@ -253,21 +253,25 @@ function zigzag(varint) {
 // The wire field where two frames part. A host-object field at the offset,
 // or right before it in either frame, names the cause best (a view that wrote
 // more or fewer bytes shifts everything after it).
-function differingField(ha, hb, offset) {
-  const fields = [ha, hb].map((hex) => fieldsAround(Buffer.from(hex, 'hex'), offset));
+function differingField(fa, fb, offset) {
+  const fields = [fa, fb].map((frame) => fieldsAround(frame, offset));
   for (const { at } of fields) if (at.startsWith('host.')) return at;
   for (const { before } of fields) if (before?.startsWith('host.')) return before;
   return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
 }
 
 // The first differing byte of the payloads, or of the prefixes when only they differ.
-function firstByteDifference(ha, hb) {
+function firstByteDifference(fa, fb) {
   const from = (start) => {
+    const end = Math.min(fa.length, fb.length);
     let i = start;
-    while (i < ha.length && ha[i] === hb[i]) i++;
-    return i < Math.max(ha.length, hb.length) ? Math.floor(i / 2) : -1;
+    // Long runs compared natively first: a large frame may differ only near its end.
+    const run = 4096;
+    while (i + run <= end && fa.compare(fb, i, i + run, i, i + run) === 0) i += run;
+    while (i < end && fa[i] === fb[i]) i++;
+    return i < Math.max(fa.length, fb.length) ? i : -1;
   };
-  const inPayload = from(8);
+  const inPayload = from(4);
   return inPayload === -1 ? from(0) : inPayload;
 }
 

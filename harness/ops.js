@@ -56,10 +56,11 @@ function fromHex(hex) {
   return lastBytes;
 }
 
-// In-process, a serialize outcome keeps its frame beside the hex, and a
+// In-process, an outcome keeps the frame a codec wrote beside its hex, and a
 // request to decode it carries the payload, so that no frame this process
-// wrote is parsed back from hex. Neither goes into JSON: a worker process
-// gets the hex, and outcomes compare, travel and are saved as before.
+// wrote is parsed back from hex (to decode it, or to compare it with another).
+// Neither goes into JSON: a worker process gets the hex, and outcomes
+// compare, travel and are saved as before.
 const kFrame = Symbol('frame');
 
 // The request to run `op` (deserialize, roundtrip) on the payload of the frame of a serialize outcome.
@@ -70,6 +71,15 @@ function payloadRequest(op, outcome) {
 }
 
 const payloadOf = (request) => request[kFrame] ?? fromHex(request.bytes);
+
+// The frame of an outcome that has bytes, as a Buffer.
+const frameOf = (outcome) => outcome[kFrame] ?? Buffer.from(outcome.bytes, 'hex');
+
+// The outcome of a codec that wrote `bytes`. A copy: a codec may reuse the memory it returned.
+function written(bytes) {
+  const frame = copyBytes(toBuffer(bytes, 'serialize'));
+  return Object.defineProperty({ kind: 'ok', bytes: frame.toString('hex') }, kFrame, { value: frame });
+}
 
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
 // serialize; built(request), when given, is told once it is made, before the codec runs.
@@ -111,9 +121,7 @@ function serialize(codec, build) {
   const outcome = attempt(() => {
     try {
       build.setup();
-      // A copy: a codec may reuse the memory it returned.
-      const frame = copyBytes(toBuffer(codec.serialize(build.value), 'serialize'));
-      return Object.defineProperty({ kind: 'ok', bytes: frame.toString('hex') }, kFrame, { value: frame });
+      return written(codec.serialize(build.value));
     } finally {
       build.teardown();
     }
@@ -149,7 +157,7 @@ function roundtrip(codec, payload) {
   const frame = framed(payload);
   return attempt(() => {
     const value = codec.deserialize(frame.subarray(4));
-    return { kind: 'ok', bytes: toBuffer(codec.serialize(value), 'serialize').toString('hex') };
+    return written(codec.serialize(value));
   });
 }
 
@@ -196,4 +204,4 @@ function* cut(data, sizes = []) {
   if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
 
-module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest };
+module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf };
