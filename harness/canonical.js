@@ -78,12 +78,26 @@ function copyBytes(view) {
 const kLazyHex = 4096;
 const kCopy = Symbol('bytes');
 
+// The last copies made. A check describes the same bytes several times (the
+// value each codec was given, what each decoded): they share one copy, which
+// nothing writes to, and compare as the same.
+const recentCopies = [];
+const kRecentCopies = 4;
+
+function copyOf(bytes) {
+  const copy = recentCopies.find((c) => c.length === bytes.length && c.equals(bytes));
+  if (copy) return copy;
+  recentCopies.unshift(copyBytes(bytes));
+  if (recentCopies.length > kRecentCopies) recentCopies.pop();
+  return recentCopies[0];
+}
+
 function setBytes(node, bytes) {
   if (bytes.length < kLazyHex) {
     node.bytes = bytes.toString('hex');
     return;
   }
-  const copy = copyBytes(bytes);
+  const copy = copyOf(bytes);
   Object.defineProperty(node, kCopy, { value: copy });
   Object.defineProperty(node, 'bytes', {
     enumerable: true,
@@ -97,7 +111,8 @@ function setBytes(node, bytes) {
 }
 
 // Whether two nodes hold the same long byte run, known without spelling either out.
-const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined && a[kCopy].equals(b[kCopy]);
+const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined &&
+  (a[kCopy] === b[kCopy] || a[kCopy].equals(b[kCopy]));
 
 // `frame` is the ArrayBuffer the payload was decoded from, so views can say
 // whether they borrow it or own a copy.

@@ -75,10 +75,18 @@ const payloadOf = (request) => request[kFrame] ?? fromHex(request.bytes);
 // The frame of an outcome that has bytes, as a Buffer.
 const frameOf = (outcome) => outcome[kFrame] ?? Buffer.from(outcome.bytes, 'hex');
 
-// The outcome of a codec that wrote `bytes`. A copy: a codec may reuse the memory it returned.
+// The outcome of a codec that wrote `bytes`, kept as a copy (a codec may
+// reuse the memory it returned). The other codec of a check mostly writes the
+// same frame again: it gets the same copy and hex, neither made twice.
+let lastWritten = null;
+
 function written(bytes) {
-  const frame = copyBytes(toBuffer(bytes, 'serialize'));
-  return Object.defineProperty({ kind: 'ok', bytes: frame.toString('hex') }, kFrame, { value: frame });
+  const view = toBuffer(bytes, 'serialize');
+  if (!lastWritten?.frame.equals(view)) {
+    const frame = copyBytes(view);
+    lastWritten = { frame, hex: frame.toString('hex') };
+  }
+  return Object.defineProperty({ kind: 'ok', bytes: lastWritten.hex }, kFrame, { value: lastWritten.frame });
 }
 
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to

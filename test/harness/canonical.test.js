@@ -274,7 +274,9 @@ describe('canonical trees', function () {
       const v = mib();
       const tree = c(v);
       v[5] = 9;
+      const again = c(v);
       assert.equal(tree.bytes, '07'.repeat(1 << 20));
+      assert.equal(again.bytes, Buffer.from(v).toString('hex'));
       assert.deepEqual(wire(c(mib(5, 9))).bytes, Buffer.from(v).toString('hex'));
       assert.equal(wire(c(new Uint8Array(1 << 20).buffer)).bytes, '00'.repeat(1 << 20));
     });
