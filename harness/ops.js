@@ -40,7 +40,7 @@ function toBuffer(bytes, what) {
 // A fresh ArrayBuffer holding [length prefix][payload], as a pipe read would;
 // the payload is decoded in place so views can borrow it.
 function framed(payload) {
-  const frame = Buffer.alloc(payload.length + 4);
+  const frame = Buffer.allocUnsafeSlow(payload.length + 4);
   frame.writeUInt32BE(payload.length, 0);
   payload.copy(frame, 4);
   return frame;
