@@ -103,18 +103,22 @@ function descend(a, b, lossy) {
     if (here) here.up = [];
     return here;
   }
+  // Below, a pair that is the same string, number or node is alike without a call.
   if (Array.isArray(a)) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = descend(a[i], b[i], lossy);
+    const length = Math.max(a.length, b.length);
+    for (let i = 0; i < length; i++) {
+      const d = a[i] === b[i] ? null : descend(a[i], b[i], lossy);
       if (d) return up(d, i, a, b);
     }
     return null;
   }
-  let d = descend(a.t, b.t, lossy);
+  let d = a.t === b.t ? null : descend(a.t, b.t, lossy);
   if (d) return up(d, 't', a, b);
   for (const key in a) {
     if (key === 't' || !kept(a, key, lossy) || alikeBytes(a, b, key)) continue;
-    d = descend(a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
+    const x = a[key];
+    const y = kept(b, key, lossy) ? b[key] : undefined;
+    d = x === y ? null : descend(x, y, lossy);
     if (d) return up(d, key, a, b);
   }
   for (const key in b) {

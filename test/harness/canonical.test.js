@@ -59,6 +59,26 @@ describe('canonical trees', function () {
       differ(a, [1]);
     });
 
+    it('lists enumerable items and properties in order, accessors without calling them', function () {
+      const a = [1, 2, 3];
+      Object.defineProperty(a, 1, { get() { throw new Error('called'); }, enumerable: true });
+      Object.defineProperty(a, 2, { value: 3, enumerable: false });
+      a.named = 'n';
+      a[Symbol('s')] = 4;
+      assert.deepEqual(c(a).props, [['0', { t: 'number', v: '1' }], ['1', { t: 'accessor' }],
+        ['named', { t: 'string', v: 'n' }]]);
+    });
+
+    it('asks a Proxy of an array for its keys and each one\'s descriptor once', function () {
+      const asked = [];
+      const p = new Proxy([1], {
+        ownKeys: (t) => { asked.push('ownKeys'); return Reflect.ownKeys(t); },
+        getOwnPropertyDescriptor: (t, k) => { asked.push(k); return Reflect.getOwnPropertyDescriptor(t, k); },
+      });
+      assert.deepEqual(c(p).props, [['0', { t: 'number', v: '1' }]]);
+      assert.deepEqual(asked, ['ownKeys', '0', 'length']);
+    });
+
     it('lists extra named properties after the items', function () {
       const a = [7];
       a.extra = 'x';
