@@ -73,12 +73,6 @@ function copyBytes(view) {
   return copy;
 }
 
-// An object's own keys, or at least those that can be enumerable, in order.
-// An array's come from Object.keys, several times faster for long arrays
-// (Reflect.ownKeys lists its length too); a Proxy's traps are asked as ever.
-const ownKeys = (object) =>
-  (!types.isProxy(object) && Array.isArray(object) ? Object.keys(object) : Reflect.ownKeys(object));
-
 // Byte runs this long are kept as a copy, and spelled out in hex only when
 // read (JSON, a report): compare.js compares the copies (sameBytes).
 const kLazyHex = 4096;
@@ -131,7 +125,7 @@ function canonicalize(value, { frame } = {}) {
     // bytes or its value say it all.
     const typed = types.isTypedArray(object);
     if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
-    for (const key of typed ? viewKeys(object) : ownKeys(object)) {
+    for (const key of typed ? viewKeys(object) : Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);
       if (!desc.enumerable) continue;
