@@ -24,7 +24,8 @@ function* value(input) {
   if (sa.kind === 'unbuildable' || sb.kind === 'unbuildable') return unbuildable('value', input, sa, sb);
   const outcomes = { serialize: { a: sa, b: sb }, decode: [] };
   const frames = [['a', sa], ['b', sb]].filter(([, o]) => o.kind === 'ok');
-  // One string for a frame both wrote: comparing it again (below, roundtrip.js) then costs nothing.
+  // One string for a frame both wrote (in-process it is already; from workers it comes twice):
+  // comparing it again (below, roundtrip.js) then costs nothing.
   if (frames.length === 2 && sa.bytes === sb.bytes) sb.bytes = sa.bytes;
   const differences = compareOutcomes('serialize', 'serialize', sa, sb);
   if (frames.length === 2 && sa.bytes === sb.bytes) frames.pop();
