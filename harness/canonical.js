@@ -9,6 +9,7 @@
 // arraybuffer, view. Objects carry `proto`, their prototype chain by name.
 
 const { types } = require('node:util');
+const { internalBinding } = require('./codecs/binding');
 
 const typedArrayTag = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -47,6 +48,72 @@ const skipKeys = {
   view: (k) => /^\d+$/.test(k),
 };
 
+// A typed array's own string keys but its indices, which cost far more to
+// list than the rest of its node and which its bytes describe: the binary's
+// internals list the others alone. Without them (canonical.js needs none),
+// every key is listed.
+let nonIndexKeys;
+function viewKeys(view) {
+  if (nonIndexKeys === undefined) {
+    try {
+      const { getOwnNonIndexProperties, constants: { SKIP_SYMBOLS } } = internalBinding('util');
+      nonIndexKeys = (object) => getOwnNonIndexProperties(object, SKIP_SYMBOLS);
+    } catch {
+      nonIndexKeys = null;
+    }
+  }
+  return nonIndexKeys ? nonIndexKeys(view) : Reflect.ownKeys(view);
+}
+
+// A copy of a view's bytes. allocUnsafe and set: Buffer.from(view) copies
+// MiBs several times slower.
+function copyBytes(view) {
+  const copy = Buffer.allocUnsafe(view.byteLength);
+  copy.set(view);
+  return copy;
+}
+
+// Byte runs this long are kept as a copy, and spelled out in hex only when
+// read (JSON, a report): compare.js compares the copies (sameBytes).
+const kLazyHex = 4096;
+const kCopy = Symbol('bytes');
+
+// The last copies made. A check describes the same bytes several times (the
+// value each codec was given, what each decoded): they share one copy, which
+// nothing writes to, and compare as the same.
+const recentCopies = [];
+const kRecentCopies = 4;
+
+function copyOf(bytes) {
+  const copy = recentCopies.find((c) => c.length === bytes.length && c.equals(bytes));
+  if (copy) return copy;
+  recentCopies.unshift(copyBytes(bytes));
+  if (recentCopies.length > kRecentCopies) recentCopies.pop();
+  return recentCopies[0];
+}
+
+function setBytes(node, bytes) {
+  if (bytes.length < kLazyHex) {
+    node.bytes = bytes.toString('hex');
+    return;
+  }
+  const copy = copyOf(bytes);
+  Object.defineProperty(node, kCopy, { value: copy });
+  Object.defineProperty(node, 'bytes', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const hex = copy.toString('hex');
+      Object.defineProperty(this, 'bytes', { value: hex, enumerable: true, writable: true, configurable: true });
+      return hex;
+    },
+  });
+}
+
+// Whether two nodes hold the same long byte run, known without spelling either out.
+const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined &&
+  (a[kCopy] === b[kCopy] || a[kCopy].equals(b[kCopy]));
+
 // `frame` is the ArrayBuffer the payload was decoded from, so views can say
 // whether they borrow it or own a copy.
 function canonicalize(value, { frame } = {}) {
@@ -56,8 +123,9 @@ function canonicalize(value, { frame } = {}) {
     const out = [];
     // Listing a large view's or String object's keys lists every index: its
     // bytes or its value say it all.
-    if ((types.isTypedArray(object) || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
-    for (const key of Reflect.ownKeys(object)) {
+    const typed = types.isTypedArray(object);
+    if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
+    for (const key of typed ? viewKeys(object) : Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);
       if (!desc.enumerable) continue;
@@ -81,7 +149,7 @@ function canonicalize(value, { frame } = {}) {
     node.backing = backing(v);
     // Offsets into a slice depend on allocation history, not on the codec.
     if (node.backing === 'frame') node.byteOffset = v.byteOffset;
-    node.bytes = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+    setBytes(node, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
     return node;
   }
 
@@ -110,7 +178,7 @@ function canonicalize(value, { frame } = {}) {
       node.byteLength = v.byteLength;
       node.resizable = Boolean(v.resizable ?? v.growable);
       if (node.resizable) node.maxByteLength = v.maxByteLength;
-      node.bytes = Buffer.from(v).toString('hex');
+      setBytes(node, Buffer.from(v));
     } else if (Array.isArray(v)) {
       node.t = 'array';
       node.length = v.length;
@@ -145,4 +213,4 @@ function canonicalize(value, { frame } = {}) {
   return visit(value);
 }
 
-module.exports = { canonicalize };
+module.exports = { canonicalize, sameBytes, copyBytes };

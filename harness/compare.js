@@ -17,6 +17,8 @@
 // differing field) so that many inputs hitting one problem count once.
 
 const { annotateFrame, fieldsAround } = require('./annotate');
+const { sameBytes } = require('./canonical');
+const { frameOf } = require('./ops');
 
 const tiers = [
   'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
@@ -56,6 +58,8 @@ function treeDiff(a, b, lossy) {
 }
 
 const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
+// A long byte run held alike by both nodes is not spelled out to be compared.
+const alikeBytes = (a, b, key) => key === 'bytes' && sameBytes(a, b);
 const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // How a pair compares on its own: null when alike, { a, b } (and shape) when
@@ -99,18 +103,22 @@ function descend(a, b, lossy) {
     if (here) here.up = [];
     return here;
   }
+  // Below, a pair that is the same string, number or node is alike without a call.
   if (Array.isArray(a)) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = descend(a[i], b[i], lossy);
+    const length = Math.max(a.length, b.length);
+    for (let i = 0; i < length; i++) {
+      const d = a[i] === b[i] ? null : descend(a[i], b[i], lossy);
       if (d) return up(d, i, a, b);
     }
     return null;
   }
-  let d = descend(a.t, b.t, lossy);
+  let d = a.t === b.t ? null : descend(a.t, b.t, lossy);
   if (d) return up(d, 't', a, b);
   for (const key in a) {
-    if (key === 't' || !kept(a, key, lossy)) continue;
-    d = descend(a[key], kept(b, key, lossy) ? b[key] : undefined, lossy);
+    if (key === 't' || !kept(a, key, lossy) || alikeBytes(a, b, key)) continue;
+    const x = a[key];
+    const y = kept(b, key, lossy) ? b[key] : undefined;
+    d = x === y ? null : descend(x, y, lossy);
     if (d) return up(d, key, a, b);
   }
   for (const key in b) {
@@ -147,6 +155,7 @@ function walk(a, b, lossy) {
     const below = keysBelow(x, y, lossy);
     for (let k = below.length - 1; k >= 0; k--) {
       const key = below[k];
+      if (alikeBytes(x, y, key)) continue;
       todo.push(xs.length);
       xs.push(Array.isArray(x) || kept(x, key, lossy) || key === 't' ? x[key] : undefined);
       ys.push(Array.isArray(y) || kept(y, key, lossy) || key === 't' ? y[key] : undefined);
@@ -199,9 +208,9 @@ function compareOutcomes(op, where, oa, ob) {
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
   } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes &&
-      numbersAsWritten(oa.bytes) !== numbersAsWritten(ob.bytes)) {
-    const offset = firstByteDifference(oa.bytes, ob.bytes);
-    const field = differingField(oa.bytes, ob.bytes, offset);
+      numbersAsWritten(frameOf(oa)) !== numbersAsWritten(frameOf(ob))) {
+    const offset = firstByteDifference(frameOf(oa), frameOf(ob));
+    const field = differingField(frameOf(oa), frameOf(ob), offset);
     out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
@@ -225,11 +234,10 @@ function compareOutcomes(op, where, oa, ob) {
 // an integral number as int32 or as double depending on the field
 // representation of the object's hidden class, which depends on what the
 // process ran before (js against js differs so): not the codec's choice.
-function numbersAsWritten(hex) {
-  const bytes = Buffer.from(hex, 'hex');
+function numbersAsWritten(bytes) {
   const { values } = annotateFrame(bytes, 0, { describe: false });
   const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
-  if (!numbers.length) return hex;
+  if (!numbers.length) return bytes.toString('hex');
   let out = '';
   let at = 4;  // after the length prefix, which counts the bytes of each representation
   for (const { start, end, tag } of numbers) {
@@ -249,21 +257,25 @@ function zigzag(varint) {
 // The wire field where two frames part. A host-object field at the offset,
 // or right before it in either frame, names the cause best (a view that wrote
 // more or fewer bytes shifts everything after it).
-function differingField(ha, hb, offset) {
-  const fields = [ha, hb].map((hex) => fieldsAround(Buffer.from(hex, 'hex'), offset));
+function differingField(fa, fb, offset) {
+  const fields = [fa, fb].map((frame) => fieldsAround(frame, offset));
   for (const { at } of fields) if (at.startsWith('host.')) return at;
   for (const { before } of fields) if (before?.startsWith('host.')) return before;
   return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
 }
 
 // The first differing byte of the payloads, or of the prefixes when only they differ.
-function firstByteDifference(ha, hb) {
+function firstByteDifference(fa, fb) {
   const from = (start) => {
+    const end = Math.min(fa.length, fb.length);
     let i = start;
-    while (i < ha.length && ha[i] === hb[i]) i++;
-    return i < Math.max(ha.length, hb.length) ? Math.floor(i / 2) : -1;
+    // Long runs compared natively first: a large frame may differ only near its end.
+    const run = 4096;
+    while (i + run <= end && fa.compare(fb, i, i + run, i, i + run) === 0) i += run;
+    while (i < end && fa[i] === fb[i]) i++;
+    return i < Math.max(fa.length, fb.length) ? i : -1;
   };
-  const inPayload = from(8);
+  const inPayload = from(4);
   return inPayload === -1 ? from(0) : inPayload;
 }
 

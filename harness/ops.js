@@ -3,7 +3,7 @@
 // test: by the worker for the harness, and in-process by repro scripts.
 // Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
 
-const { canonicalize } = require('./canonical');
+const { canonicalize, copyBytes } = require('./canonical');
 const { loadCodec } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 
@@ -40,7 +40,7 @@ function toBuffer(bytes, what) {
 // A fresh ArrayBuffer holding [length prefix][payload], as a pipe read would;
 // the payload is decoded in place so views can borrow it.
 function framed(payload) {
-  const frame = Buffer.alloc(payload.length + 4);
+  const frame = Buffer.allocUnsafeSlow(payload.length + 4);
   frame.writeUInt32BE(payload.length, 0);
   payload.copy(frame, 4);
   return frame;
@@ -54,6 +54,39 @@ let lastBytes = null;
 function fromHex(hex) {
   if (hex !== lastHex) [lastHex, lastBytes] = [hex, Buffer.from(hex, 'hex')];
   return lastBytes;
+}
+
+// In-process, an outcome keeps the frame a codec wrote beside its hex, and a
+// request to decode it carries the payload, so that no frame this process
+// wrote is parsed back from hex (to decode it, or to compare it with another).
+// Neither goes into JSON: a worker process gets the hex, and outcomes
+// compare, travel and are saved as before.
+const kFrame = Symbol('frame');
+
+// The request to run `op` (deserialize, roundtrip) on the payload of the frame of a serialize outcome.
+function payloadRequest(op, outcome) {
+  const request = { op, bytes: outcome.bytes.slice(8) };
+  if (outcome[kFrame]) request[kFrame] = outcome[kFrame].subarray(4);
+  return request;
+}
+
+const payloadOf = (request) => request[kFrame] ?? fromHex(request.bytes);
+
+// The frame of an outcome that has bytes, as a Buffer.
+const frameOf = (outcome) => outcome[kFrame] ?? Buffer.from(outcome.bytes, 'hex');
+
+// The outcome of a codec that wrote `bytes`, kept as a copy (a codec may
+// reuse the memory it returned). The other codec of a check mostly writes the
+// same frame again: it gets the same copy and hex, neither made twice.
+let lastWritten = null;
+
+function written(bytes) {
+  const view = toBuffer(bytes, 'serialize');
+  if (!lastWritten?.frame.equals(view)) {
+    const frame = copyBytes(view);
+    lastWritten = { frame, hex: frame.toString('hex') };
+  }
+  return Object.defineProperty({ kind: 'ok', bytes: lastWritten.hex }, kFrame, { value: lastWritten.frame });
 }
 
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
@@ -70,8 +103,8 @@ function createOps(buildInput, { built } = {}) {
       if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value);
       return outcome;
     },
-    deserialize: ({ codec, bytes }) => deserialize(loadCodec(codec), fromHex(bytes)),
-    roundtrip: ({ codec, bytes }) => roundtrip(loadCodec(codec), fromHex(bytes)),
+    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request)),
+    roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
     stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), fromHex(bytes), chunks),
   };
 }
@@ -96,7 +129,7 @@ function serialize(codec, build) {
   const outcome = attempt(() => {
     try {
       build.setup();
-      return { kind: 'ok', bytes: toBuffer(codec.serialize(build.value), 'serialize').toString('hex') };
+      return written(codec.serialize(build.value));
     } finally {
       build.teardown();
     }
@@ -132,7 +165,7 @@ function roundtrip(codec, payload) {
   const frame = framed(payload);
   return attempt(() => {
     const value = codec.deserialize(frame.subarray(4));
-    return { kind: 'ok', bytes: toBuffer(codec.serialize(value), 'serialize').toString('hex') };
+    return written(codec.serialize(value));
   });
 }
 
@@ -179,4 +212,4 @@ function* cut(data, sizes = []) {
   if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
 
-module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild };
+module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf };

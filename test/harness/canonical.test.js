@@ -6,13 +6,14 @@
 const assert = require('node:assert/strict');
 const { canonicalize } = require('../../harness/canonical');
 const { treeDiff } = require('../../harness/compare');
-const { frame, useSession } = require('../fixtures/helpers');
+const { frame, useSession, node26, runNode } = require('../fixtures/helpers');
 
 const c = (value, options) => canonicalize(value, options);
 // Trees travel between processes as JSON: a rule only holds if it survives that.
 const wire = (tree) => JSON.parse(JSON.stringify(tree));
 const differ = (x, y) => assert.notEqual(treeDiff(wire(c(x)), wire(c(y))), null);
 const same = (x, y) => assert.equal(treeDiff(wire(c(x)), wire(c(y))), null);
+const firstDifferingChar = (x, y) => [...x].findIndex((ch, i) => ch !== y[i]);
 
 describe('canonical trees', function () {
   describe('primitives', function () {
@@ -56,6 +57,26 @@ describe('canonical trees', function () {
       a.length = 5;
       assert.equal(c(a).length, 5);
       differ(a, [1]);
+    });
+
+    it('lists enumerable items and properties in order, accessors without calling them', function () {
+      const a = [1, 2, 3];
+      Object.defineProperty(a, 1, { get() { throw new Error('called'); }, enumerable: true });
+      Object.defineProperty(a, 2, { value: 3, enumerable: false });
+      a.named = 'n';
+      a[Symbol('s')] = 4;
+      assert.deepEqual(c(a).props, [['0', { t: 'number', v: '1' }], ['1', { t: 'accessor' }],
+        ['named', { t: 'string', v: 'n' }]]);
+    });
+
+    it('asks a Proxy of an array for its keys and each one\'s descriptor once', function () {
+      const asked = [];
+      const p = new Proxy([1], {
+        ownKeys: (t) => { asked.push('ownKeys'); return Reflect.ownKeys(t); },
+        getOwnPropertyDescriptor: (t, k) => { asked.push(k); return Reflect.getOwnPropertyDescriptor(t, k); },
+      });
+      assert.deepEqual(c(p).props, [['0', { t: 'number', v: '1' }]]);
+      assert.deepEqual(asked, ['ownKeys', '0', 'length']);
     });
 
     it('lists extra named properties after the items', function () {
@@ -214,6 +235,36 @@ describe('canonical trees', function () {
       assert.deepEqual(c(v).props.map(([k]) => k), ['extra']);
     });
 
+    it('lists the same properties of views with the binary\'s internals, without listing indices', async function () {
+      this.timeout(30_000);
+      // Runs here (node without internals) and in 26.10.0 with them; counts the views whose every key was listed.
+      function describeViews(canonicalize) {
+        const ownKeys = Reflect.ownKeys;
+        let listed = 0;
+        Reflect.ownKeys = (o) => { listed += ArrayBuffer.isView(o); return ownKeys(o); };
+        const small = new Uint8Array(3000);
+        Object.assign(small, { extra: 1, '01': 'x' });
+        Object.defineProperty(small, 'hidden', { value: 2, enumerable: false });
+        Object.defineProperty(small, 'acc', { get() { throw new Error('called'); }, enumerable: true });
+        small[Symbol('s')] = 3;
+        const buffer = Object.assign(Buffer.alloc(5000), { name: 'b' });
+        const largest = Object.assign(new Int16Array(1 << 16), { z: null });
+        const tooLong = Object.assign(new Uint8Array((1 << 16) + 1), { z: null });
+        const props = [small, buffer, largest, tooLong, new Float64Array(4)].map((v) => canonicalize(v).props);
+        Reflect.ownKeys = ownKeys;
+        return { props, listed };
+      }
+      const canonical = require.resolve('../../harness/canonical');
+      const script = `const d = ${describeViews}; console.log(JSON.stringify(d(require(${JSON.stringify(canonical)}).canonicalize)))`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      const here = describeViews(canonicalize);
+      const expected = [[['extra', { t: 'number', v: '1' }], ['acc', { t: 'accessor' }]],
+        [['name', { t: 'string', v: 'b' }]], [['z', { t: 'null' }]], [], []];
+      assert.deepEqual(here, { props: expected, listed: 4 });
+      assert.deepEqual(JSON.parse(run.stdout), { props: expected, listed: 0 });
+    });
+
     it('says whether a view borrows the frame, owns its buffer exactly, or is a slice', function () {
       const frameBuffer = new ArrayBuffer(16);
       const onFrame = c(new Uint8Array(frameBuffer, 6, 2), { frame: frameBuffer });
@@ -229,6 +280,52 @@ describe('canonical trees', function () {
       // Offsets into a slice depend on allocation history: left out.
       assert.equal('byteOffset' in slice, false);
       same(new Uint8Array(new ArrayBuffer(8), 2, 2), new Uint8Array(new ArrayBuffer(9), 5, 2));
+    });
+  });
+
+  describe('long byte runs', function () {
+    const mib = (at, byte) => {
+      const v = new Uint8Array(1 << 20).fill(7);
+      if (at !== undefined) v[at] = byte;
+      return v;
+    };
+
+    it('spell out a MiB view\'s bytes, as they were when described, when read', function () {
+      const v = mib();
+      const tree = c(v);
+      v[5] = 9;
+      const again = c(v);
+      assert.equal(tree.bytes, '07'.repeat(1 << 20));
+      assert.equal(again.bytes, Buffer.from(v).toString('hex'));
+      assert.deepEqual(wire(c(mib(5, 9))).bytes, Buffer.from(v).toString('hex'));
+      assert.equal(wire(c(new Uint8Array(1 << 20).buffer)).bytes, '00'.repeat(1 << 20));
+    });
+
+    it('find a difference in the middle of a MiB view or buffer where it is, as on trees read from JSON', function () {
+      const middle = 1 << 19;
+      for (const make of [mib, (...args) => mib(...args).buffer]) {
+        const [x, y] = [make(), make(middle, 8)];
+        const d = treeDiff(c(x), c(y));
+        assert.deepEqual(d, treeDiff(wire(c(x)), wire(c(y))));
+        assert.deepEqual([d.path, d.field], ['$.bytes', 'bytes']);
+        assert.equal(firstDifferingChar(d.a, d.b), 2 * middle + 1);
+        // One side read from JSON, the other not.
+        assert.deepEqual(treeDiff(c(x), wire(c(y))), d);
+        assert.equal(treeDiff(c(x), c(make())), null);
+        assert.equal(treeDiff(c(x), wire(c(x))), null);
+      }
+    });
+
+    it('find a difference in a MiB view below a tree deeper than the stack', function () {
+      const nested = (leaf) => {
+        let tree = c(leaf);
+        for (let i = 0; i < 100_000; i++) tree = { t: 'array', id: 0, length: 1, props: [['0', tree]] };
+        return tree;
+      };
+      assert.equal(treeDiff(nested(mib()), nested(mib())), null);
+      const d = treeDiff(nested(mib()), nested(mib(1 << 19, 8)));
+      assert.equal(d.path, `$${'.props[0][1]'.repeat(100_000)}.bytes`);
+      assert.equal(firstDifferingChar(d.a, d.b), (1 << 20) + 1);
     });
   });
 

@@ -1,7 +1,8 @@
 'use strict';
 // The synchronous session of the Jazzer.js targets runs builtin codecs of its
 // own binary in-process and everything else in a worker: both ways give the
-// same differences, and a worker is started only when something needs one.
+// same results (outcomes and differences, as JSON), and a worker is started
+// only when something needs one.
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { node26, runNode, fixture } = require('../fixtures/helpers');
@@ -16,7 +17,7 @@ describe('synchronous session', function () {
   this.timeout(300_000);
 
   for (const target of ['frame', 'stream', 'value']) {
-    it(`${target}: the seed corpus gives the same differences in-process as in workers`, async function () {
+    it(`${target}: the seed corpus gives the same results, as saved, in-process as in workers`, async function () {
       const local = await paths(target, 'in-process');
       const remote = await paths(target, 'worker');
       assert.ok(local.results.length > 10);
