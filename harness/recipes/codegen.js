@@ -12,8 +12,9 @@ const { RecipeError } = require('./errors');
 const { kinds, applyTamper } = require('./kinds');
 
 const helpers = {
-  fill: 'const fill = (buffer, offset, hex) => ' +
-    '(new Uint8Array(buffer).set(Buffer.from(hex, \'hex\'), offset), buffer);',
+  // Writes `hex` `times` over from `offset`: a long view costs no long string.
+  fill: 'const fill = (buffer, offset, hex, times = 1) => { const b = Buffer.from(hex, \'hex\'); ' +
+    'if (b.length) Buffer.from(buffer, offset, b.length * times).fill(b); return buffer; };',
   nest: 'const nest = (v, depth, wrap) => { for (let i = 0; i < depth; i++) v = wrap(v); return v; };',
   // String shapes: a concatenation, a slice of a longer string, a string
   // made by Buffer#toString (external when long), and a copy used as a

@@ -204,15 +204,17 @@ const kinds = {
     const bytes = hex(r.bytes ?? '', path);
     // `repeat` repeats the bytes, for views of 64 KiB and more.
     const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
-    const content = times === 1 ? lit(bytes) : `${lit(bytes)}.repeat(${times})`;
     const size = bytes.length / 2 * times;
     const width = bytesPerElement[r.type] ?? 1;
     check(size % width === 0, path, `${r.type} needs a multiple of ${width} bytes`);
     const offset = count(r.offset ?? 0, path, 'offset');
     check(offset % width === 0, path, `a ${r.type} offset must be a multiple of ${width}`);
-    if (r.type === 'Buffer' && r.pooled) return `Buffer.from(${content}, 'hex')`;
+    if (r.type === 'Buffer' && r.pooled) {
+      return `Buffer.from(${times === 1 ? lit(bytes) : `${lit(bytes)}.repeat(${times})`}, 'hex')`;
+    }
+    const filled = `${offset}, ${lit(bytes)}${times === 1 ? '' : `, ${times}`}`;
     const backing = r.buffer !== undefined ? gen.emit(r.buffer, `${path}.buffer`) :
-      `${gen.helper('fill')}(new ArrayBuffer(${offset + size + count(r.slack ?? 0, path, 'slack')}), ${offset}, ${content})`;
+      `${gen.helper('fill')}(new ArrayBuffer(${offset + size + count(r.slack ?? 0, path, 'slack')}), ${filled})`;
     // A length-tracking view follows a resizable buffer's size: no length argument.
     const length = r.lengthTracking ? '' : `, ${size / width}`;
     if (r.type === 'Buffer') return `Buffer.from(${backing}, ${offset}${length})`;
