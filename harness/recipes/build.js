@@ -20,17 +20,25 @@ const requireOnce = (id) => {
   return modules.get(id);
 };
 
+// A check builds its value once per codec from the same recipe object: the
+// second build skips spelling the recipe out as its key.
+const byRecipe = new WeakMap();
+
+function compiledFor(recipe) {
+  if (recipe !== null && typeof recipe === 'object' && byRecipe.has(recipe)) return byRecipe.get(recipe);
+  const key = JSON.stringify(recipe);
+  // The recipes used last stay compiled (a fuzzer's mutations often decode to a recipe met before).
+  let make = compiled.get(key);
+  if (make) compiled.delete(key);
+  else make = compile(compileRecipe(recipe));
+  compiled.set(key, make);
+  if (compiled.size > kCompiled) compiled.delete(compiled.keys().next().value);
+  if (recipe !== null && typeof recipe === 'object') byRecipe.set(recipe, make);
+  return make;
+}
+
 function buildInput(input, effects) {
-  if (input.recipe !== undefined) {
-    const key = JSON.stringify(input.recipe);
-    // The recipes used last stay compiled (a fuzzer's mutations often decode to a recipe met before).
-    let make = compiled.get(key);
-    if (make) compiled.delete(key);
-    else make = compile(compileRecipe(input.recipe));
-    compiled.set(key, make);
-    if (compiled.size > kCompiled) compiled.delete(compiled.keys().next().value);
-    return make(requireOnce, effects);
-  }
+  if (input.recipe !== undefined) return compiledFor(input.recipe)(requireOnce, effects);
   const make = require(input.module);
   if (typeof make !== 'function') {
     throw new UsageError(`value module ${input.module} must export a function returning the value`);
