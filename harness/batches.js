@@ -73,6 +73,7 @@ class Batches {
     // An adapter file runs one check at a time, as before: with several in
     // flight, its time to find a mutant's difference measured longer.
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
+    this.maxWorkers = kBatchWorkers;
     this.workers = [];
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch

@@ -5,8 +5,8 @@
 // process is replaced and the queued requests go on in the new one. After
 // the first such loss a spare process is kept booted, so that a codec that
 // crashes often costs a switch, not a node start, per crash. A request may
-// be answered in parts (a batch of checks, one part per input): each part
-// restarts its time limit.
+// be answered in parts (a batch of checks, one part per input, sent a few
+// at a time): each message of parts restarts its time limit.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -15,6 +15,8 @@ const { onJsonLines } = require('./lines');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
+// Bench only: flags for every worker's node, such as --cpu-prof (not allowed in NODE_OPTIONS).
+const extraFlags = (process.env.IPCFUZZ_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 const kStderrTail = 4096;
 
 class WorkerProcess {
@@ -79,7 +81,7 @@ class WorkerProcess {
 
   // A process whose answers and exit count only while it is this.child.
   #spawn() {
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', ...extraFlags, workerMain], {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     });
     child.stderrTail = '';
@@ -122,15 +124,15 @@ class WorkerProcess {
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault, built, part }) {
+  #answer({ id, outcome, fault, built, parts }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
     if (built) {
       head.built = true;
       return;
     }
-    if (part !== undefined) {
-      head.onPart?.(part);
+    if (parts !== undefined) {
+      for (const part of parts) head.onPart?.(part);
       this.#armTimer();
       this.#keepSpare();
       return;

@@ -36,21 +36,32 @@ async function runProperties(options) {
     turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
     numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
   });
-  let next = null;
+  // Turns drawn and sent to be checked ahead of the one looked at, enough
+  // that each batch worker always has one queued while the host reads another.
   // Per-operation checks (an adapter, a second binary) share one worker with
   // a shrink: drawn ahead, they would queue before it.
-  const drawAhead = options.session.batches.inProcess;
+  const { batches } = options.session;
+  const depth = batches.inProcess ? 2 * batches.maxWorkers : 0;
+  let ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);
     let current = wanted;
     if (options.path === undefined) {
-      // With checks in batches, the next turn is drawn while this one is
-      // checked; when this one ends early, fewer runs were done than planned
-      // and the next is drawn anew.
-      current = next?.numRuns === wanted.numRuns ? next : drawTurn(options.session, wanted);
-      if (next && next !== current) next.cancel();
-      const after = plan(turn + 1, state.runs + current.numRuns);
-      next = drawAhead && after.numRuns > 0 ? drawTurn(options.session, after) : null;
+      // When a turn ended early, fewer runs were done than planned: the
+      // turns drawn ahead with a wrong number of inputs are drawn anew.
+      if (ahead[0]?.numRuns === wanted.numRuns) {
+        current = ahead.shift();
+      } else {
+        for (const t of ahead.splice(0)) t.cancel();
+        current = drawTurn(options.session, wanted);
+      }
+      let runsAfter = state.runs + current.numRuns + ahead.reduce((n, t) => n + t.numRuns, 0);
+      while (ahead.length < depth) {
+        const after = plan(turn + 1 + ahead.length, runsAfter);
+        if (after.numRuns <= 0) break;
+        ahead.push(drawTurn(options.session, after));
+        runsAfter += after.numRuns;
+      }
     }
     const { name, seed } = current;
     const outcome = options.path === undefined ?
@@ -71,7 +82,7 @@ async function runProperties(options) {
     onProgress({ ...now, property: name });
     if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
-  next?.cancel();
+  for (const t of ahead) t.cancel();
   const done = summary(state, started);
   // The batch workers' coverage counts are written as they end.
   await options.session.batches.settle();
