@@ -4,8 +4,9 @@
 // request, with no process hop per operation; an input shaped like a known
 // native crash (crash-screen.js) runs instead on the per-operation path of
 // session.js, where a crash is that input's outcome. A batch whose worker dies
-// or hangs anyway has its unanswered inputs run one by one on that path, so
-// that the one at fault gets its crash or hang and the others their results.
+// or hangs anyway has its unanswered inputs run one by one on that path up
+// to the one at fault, which gets its crash or hang; the others after it go
+// on in a new batch.
 // Other sessions keep the per-operation path: with several checks in flight
 // at once for a side in another binary, one at a time for an adapter file.
 
@@ -91,7 +92,10 @@ class Batches {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
-    const perOp = (i) => () => this.session.check(type, inputs[i]).then(slots[i].resolve, slots[i].reject);
+    const perOp = (i) => () => this.session.check(type, inputs[i]).then((result) => {
+      slots[i].resolve(result);
+      return result;
+    }, slots[i].reject);
     const all = inputs.map((_, i) => i);
     if (!this.inProcess) {
       pooled(all.map(perOp), this.width, isCancelled);
@@ -114,9 +118,12 @@ class Batches {
     return Promise.all(this.each(type, inputs, options).results);
   }
 
-  // Each answer settles its input's slot as it comes; a batch whose worker
-  // died or hung leaves the rest to the per-operation path, one by one.
-  async #batch({ type, inputs, full, slots, perOp, cancelled }, indices) {
+  // Each answer settles its input's slot as it comes. A batch whose worker
+  // died or hung has the inputs it did not answer run on the per-operation
+  // path, one by one, until one crashes or hangs there too: the input at
+  // fault. Those after it go on in a new batch.
+  async #batch(batch, indices) {
+    const { type, inputs, full, slots, perOp, cancelled } = batch;
     const { sides } = this.session;
     let answered = 0;
     await this.#worker().request({
@@ -129,10 +136,12 @@ class Batches {
         this.onChecked?.(type, inputs[i]);
       },
     });
-    for (const i of indices.slice(answered)) {
-      if (cancelled()) return;
-      await perOp(i)();
+    const rest = indices.slice(answered);
+    while (rest.length && !cancelled()) {
+      const result = await perOp(rest.shift())();
+      if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
     }
+    if (rest.length && !cancelled()) await this.#batch(batch, rest);
   }
 
   // The least busy worker, a new one while there are fewer than kBatchWorkers.
