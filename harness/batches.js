@@ -14,6 +14,7 @@ const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
+const { onRecipes, mapRecipes } = require('./recipe-checks');
 
 const kInFlight = 8;
 const kSettleMs = 1000;
@@ -78,6 +79,9 @@ class Batches {
     this.workers = [];
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
+    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
+    this.sentRecipes = new WeakMap();    // worker process -> the numbers of the recipes it was sent
+    this.nextRecipe = 0;
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
     this.skipScreened = process.env.IPCFUZZ_SCREENED === 'skip';
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
@@ -126,9 +130,11 @@ class Batches {
     const { type, inputs, full, slots, perOp, cancelled } = batch;
     const { sides } = this.session;
     let answered = 0;
-    await this.#worker().request({
-      op: 'checks', type, inputs: indices.map((i) => inputs[i]), codecs: { a: sides.a.codec, b: sides.b.codec }, full,
-    }, {
+    const sent = indices.map((i) => inputs[i]);
+    const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
+    const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
+    await this.#worker().request(onRecipes(type) ? message : { ...message, inputs: sent }, {
+      wire,
       onPart: (part) => {
         const i = indices[answered++];
         this.checked++;
@@ -142,6 +148,25 @@ class Batches {
       if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
     }
     if (rest.length && !cancelled()) await this.#batch(batch, rest);
+  }
+
+  // The inputs of a frame or stream check with their recipes as numbers, and
+  // the recipes that worker process was not sent yet: a recipe of the pool
+  // (properties/definitions.js) costs more to write, read and tell apart than its check.
+  #byNumber(type, inputs, child) {
+    if (!this.sentRecipes.has(child)) this.sentRecipes.set(child, new Set());
+    const known = this.sentRecipes.get(child);
+    const recipes = [];
+    const number = (recipe) => {
+      let n = this.recipeNumbers.get(recipe);
+      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
+      if (!known.has(n)) {
+        known.add(n);
+        recipes.push([n, recipe]);
+      }
+      return n;
+    };
+    return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
   }
 
   // The least busy worker, a new one while there are fewer than kBatchWorkers.

@@ -30,14 +30,16 @@ class WorkerProcess {
     this.spare = null;
   }
 
-  // onPart(part): told of each part of the answer, in order, before it resolves.
-  request(message, { onPart } = {}) {
+  // onPart(part): told of each part of the answer, in order, before it resolves;
+  // wire(child): more of the message, as it is to be sent to that process
+  // (each time it is sent: a request is sent again to a process that took over).
+  request(message, { onPart, wire } = {}) {
     // A check still running when the time was up (fast-check does not wait
     // for the property it interrupts) must not start a new process.
     if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
-      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart };
+      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart, wire };
       const wasIdle = this.queue.length === 0;
       this.queue.push(entry);
       this.#ensureStarted();
@@ -108,7 +110,8 @@ class WorkerProcess {
   }
 
   #send(entry) {
-    this.child.stdin.write(`${JSON.stringify(entry.message)}\n`);
+    const message = entry.wire ? { ...entry.message, ...entry.wire(this.child) } : entry.message;
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
   #armTimer() {

@@ -20,8 +20,10 @@ const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });
 
-// Kept between the checks of this process: side a's frames of the recipes
-// the frame and stream properties corrupt (see recipe-checks.js).
+// Kept between the checks of this process: the recipes of the frame and
+// stream checks, by the number the parent gave each (see batches.js), and
+// side a's frames of them (see recipe-checks.js).
+const recipes = new Map();
 let frames = null;
 // How long checked inputs wait for their parts to be sent together: one
 // write per input cost more than a frame check.
@@ -32,14 +34,19 @@ const kPartsMs = 2;
 // this process down (it checks the inputs of a bundle not sent again): null
 // when the check had nothing to check, 0 when it found no difference, else
 // its differences, or with `full` the whole result.
-function checks({ id, type, inputs, codecs, full }) {
+function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
   const { runSync } = require('./checks');
-  const { allChecks, FramesOnA } = require('./recipe-checks');
-  frames ??= new FramesOnA();
+  const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
   const op = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
-  const run = frames.serializes(type) ? frames.wrap(op, codecs.a) : op;
+  let run = op;
+  if (onRecipes(type)) {
+    for (const [number, recipe] of added) recipes.set(number, recipe);
+    inputs = inputs.map((input) => mapRecipes(type, input, (number) => recipes.get(number)));
+    frames ??= new FramesOnA();
+    run = frames.wrap(op, codecs.a);
+  }
   let parts = [];
   let sent = performance.now();
   for (const input of inputs) {
