@@ -16,6 +16,10 @@ const { StoppedError } = require('../harness/errors');
 const { isSharedDefect } = require('../harness/roundtrip');
 
 const kRunsPerTurn = 40;
+// Turns in flight per batch worker besides the one looked at: a turn waits
+// for its screened inputs (see batches.js), which a crash of the
+// per-operation worker delays, while the batch workers go on with the others.
+const kTurnsPerWorker = 4;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
@@ -36,12 +40,12 @@ async function runProperties(options) {
     turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
     numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
   });
-  // Turns drawn and sent to be checked ahead of the one looked at, enough
-  // that each batch worker always has one queued while the host reads another.
+  // Turns drawn and sent to be checked ahead of the one looked at, so that
+  // a batch worker always has one queued while the host reads another.
   // Per-operation checks (an adapter, a second binary) share one worker with
   // a shrink: drawn ahead, they would queue before it.
   const { batches } = options.session;
-  const depth = batches.inProcess ? 2 * batches.maxWorkers : 0;
+  const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : 0;
   let ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);
