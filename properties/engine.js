@@ -46,7 +46,7 @@ async function runProperties(options) {
   // a shrink: drawn ahead, they would queue before it.
   const { batches } = options.session;
   const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : 0;
-  let ahead = [];
+  const ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);
     let current = wanted;
@@ -136,9 +136,10 @@ const kLate = Symbol('late');
 async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
   const { state } = options;
   let runs = 0;
+  const late = lateAt(options.deadline);
   try {
     for (const [index, pending] of results.entries()) {
-      const result = await beforeDeadline(pending, options.deadline);
+      const result = await (late ? Promise.race([pending, late.promise]) : pending);
       if (result === kLate) break;  // a check still waits for a worker that hangs
       if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       runs++;
@@ -155,16 +156,18 @@ async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
     throw err;
   } finally {
     cancel();
+    late?.clear();
   }
   return { runs };
 }
 
-// What the promise gives, or kLate once the deadline has passed first.
-function beforeDeadline(promise, deadline) {
-  if (deadline === Infinity) return promise;
+// A promise of kLate once the deadline has passed (one timer for a turn's
+// results, not one each), and clear() to stop waiting; null without a deadline.
+function lateAt(deadline) {
+  if (deadline === Infinity) return null;
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  const promise = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
+  return { promise, clear: () => clearTimeout(timer) };
 }
 
 // target: the signature to shrink towards when the turn's first input (at
