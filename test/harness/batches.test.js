@@ -37,6 +37,19 @@ describe('batches of checks', function () {
       const [again] = await session.checkMany('value', [{ recipe: num(3) }]);
       assert.deepEqual(again.differences, []);
     });
+
+    // Their recipes travel once to each worker process, then by number.
+    it('sends the recipes of frame checks again to the process that took over', async function () {
+      const frames = [num(1), { k: 'string', v: 'xy' }, num(2)]
+        .map((recipe) => ({ recipe, corruption: { k: 'truncate', at: 5, keepPrefix: true } }));
+      const first = await session.checkMany('recipeFrame', frames);
+      assert.ok(first.every((r) => r !== null), 'codec a wrote every frame');
+      const [worker] = session.batches.workers;
+      const crashes = worker.stats.crashes;
+      await session.checkMany('value', [crasher]);
+      assert.equal(worker.stats.crashes, crashes + 1, 'the batch worker lost its process');
+      assert.deepEqual(await session.checkMany('recipeFrame', frames), first);
+    });
   });
 
   it('keeps screened inputs out of the batch', async function () {
