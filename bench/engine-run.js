@@ -15,6 +15,8 @@
 // grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 //                            [--findings DIR]
+// To see where the time goes: IPCFUZZ_WORKER_FLAGS='--cpu-prof --cpu-prof-dir=DIR' gives every worker
+// process those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
 
 const fs = require('node:fs');
 const os = require('node:os');
