@@ -31,20 +31,46 @@ const { onLines } = require('../harness/lines');
 const { spawnTarget } = require('../fuzzers/jazzer/engine');
 const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
+const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
 
 // The trace's lines, written a megabyte at a time: a write per line would
-// cost the run itself as much as a batch worker's reply does.
+// cost the run itself as much as a batch worker's reply does. None is made
+// for a trace nobody reads (the untimed first run).
 class Trace {
   static kFlush = 1 << 20;
+  // Where a recipe goes in the JSON of a frame or stream check, pasted in after.
+  static kRecipe = '\u0000recipe';
 
   constructor(file) {
     this.fd = fs.openSync(file, 'w');
+    this.discard = file === os.devNull;
     this.pending = [];
     this.size = 0;
+    this.recipes = new WeakMap();  // recipe -> its JSON
   }
 
   write(record) {
+    if (this.discard) return;
     const line = `${JSON.stringify(record)}\n`;
+    this.add(line);
+  }
+
+  // A check of a batch: the recipes of a frame or stream check come from a
+  // small pool, each turned into JSON once, as the batch workers are sent them.
+  writeCheck(check, input, codecs) {
+    if (this.discard) return;
+    if (!onRecipes(check)) return this.write({ check, input, codecs });
+    const texts = [];
+    const shell = mapRecipes(check, input, (recipe) => {
+      if (!this.recipes.has(recipe)) this.recipes.set(recipe, JSON.stringify(recipe));
+      texts.push(this.recipes.get(recipe));
+      return Trace.kRecipe;
+    });
+    const json = JSON.stringify({ check, input: shell, codecs });
+    this.add(`${json.replaceAll(JSON.stringify(Trace.kRecipe), () => texts.shift())}\n`);
+  }
+
+  add(line) {
     this.pending.push(line);
     this.size += line.length;
     if (this.size >= Trace.kFlush) this.flush();
@@ -80,7 +106,7 @@ function recordRequests(session, trace) {
 // check and codecs; inputs that crashed or hung it ran again by request.
 function recordChecks(session, trace) {
   const codecs = { a: session.sides.a.codec, b: session.sides.b.codec };
-  session.batches.onChecked = (check, input) => trace.write({ check, input, codecs });
+  session.batches.onChecked = (check, input) => trace.writeCheck(check, input, codecs);
 }
 
 // IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
