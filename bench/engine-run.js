@@ -15,6 +15,8 @@
 // grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 //                            [--findings DIR]
+// To see where the time goes: IPCFUZZ_WORKER_FLAGS='--cpu-prof --cpu-prof-dir=DIR' gives every worker
+// process those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,16 +31,72 @@ const { onLines } = require('../harness/lines');
 const { spawnTarget } = require('../fuzzers/jazzer/engine');
 const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
+const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
+
+// The trace's lines, written a megabyte at a time: a write per line would
+// cost the run itself as much as a batch worker's reply does. None is made
+// for a trace nobody reads (the untimed first run).
+class Trace {
+  static kFlush = 1 << 20;
+  // Where a recipe goes in the JSON of a frame or stream check, pasted in after.
+  static kRecipe = '\u0000recipe';
+
+  constructor(file) {
+    this.fd = fs.openSync(file, 'w');
+    this.discard = file === os.devNull;
+    this.pending = [];
+    this.size = 0;
+    this.recipes = new WeakMap();  // recipe -> its JSON
+  }
+
+  write(record) {
+    if (this.discard) return;
+    const line = `${JSON.stringify(record)}\n`;
+    this.add(line);
+  }
+
+  // A check of a batch: the recipes of a frame or stream check come from a
+  // small pool, each turned into JSON once, as the batch workers are sent them.
+  writeCheck(check, input, codecs) {
+    if (this.discard) return;
+    if (!onRecipes(check)) return this.write({ check, input, codecs });
+    const texts = [];
+    const shell = mapRecipes(check, input, (recipe) => {
+      if (!this.recipes.has(recipe)) this.recipes.set(recipe, JSON.stringify(recipe));
+      texts.push(this.recipes.get(recipe));
+      return Trace.kRecipe;
+    });
+    const json = JSON.stringify({ check, input: shell, codecs });
+    this.add(`${json.replaceAll(JSON.stringify(Trace.kRecipe), () => texts.shift())}\n`);
+  }
+
+  add(line) {
+    this.pending.push(line);
+    this.size += line.length;
+    if (this.size >= Trace.kFlush) this.flush();
+  }
+
+  flush() {
+    fs.writeSync(this.fd, this.pending.join(''));
+    this.pending = [];
+    this.size = 0;
+  }
+
+  close() {
+    this.flush();
+    fs.closeSync(this.fd);
+  }
+}
 
 // Every request that reached a codec and came back is appended to the trace
 // as one JSON line; one that crashed or hung the worker cannot be replayed in
 // a loop, so what it cost stays on the harness's side.
-function recordRequests(session, traceFd) {
+function recordRequests(session, trace) {
   const run = session.run.bind(session);
   session.run = async (side, request) => {
     const outcome = await run(side, request);
     if (outcome.kind !== 'crash' && outcome.kind !== 'hang') {
-      fs.writeSync(traceFd, `${JSON.stringify({ ...request, codec: session.sides[side].codec })}\n`);
+      trace.write({ ...request, codec: session.sides[side].codec });
     }
     return outcome;
   };
@@ -46,18 +104,18 @@ function recordRequests(session, traceFd) {
 
 // Every input a batch checked whole in its worker, as one JSON line with its
 // check and codecs; inputs that crashed or hung it ran again by request.
-function recordChecks(session, traceFd) {
+function recordChecks(session, trace) {
   const codecs = { a: session.sides.a.codec, b: session.sides.b.codec };
-  session.batches.onChecked = (check, input) => fs.writeSync(traceFd, `${JSON.stringify({ check, input, codecs })}\n`);
+  session.batches.onChecked = (check, input) => trace.writeCheck(check, input, codecs);
 }
 
 // IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
 // to the per-operation path (see harness/batches.js): the crash tax is the
 // difference it makes.
-async function fastCheck({ session, known, store, target, seconds, seed, traceFd }) {
+async function fastCheck({ session, known, store, target, seconds, seed, trace }) {
   const { runProperties } = require('../properties/engine');
-  recordRequests(session, traceFd);
-  recordChecks(session, traceFd);
+  recordRequests(session, trace);
+  recordChecks(session, trace);
   const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
   return {
     execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs, findings: s.findings.length,
@@ -95,7 +153,7 @@ function runTarget({ target, seconds, seed, node, workDir, outDir }) {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ ...seen, code, signal })));
 }
 
-async function jazzer({ session, store, target, seconds, seed, traceFd, scratch }) {
+async function jazzer({ session, store, target, seconds, seed, trace, scratch }) {
   const inputs = require('../fuzzers/jazzer/inputs');
   const workDir = path.join(scratch, 'work');
   const run = await runTarget({ target, seconds, seed, node: session.sides.b.node, workDir, outDir: store.dir });
@@ -111,7 +169,7 @@ async function jazzer({ session, store, target, seconds, seed, traceFd, scratch 
   const corpus = corpora.filter((d) => fs.existsSync(d))
     .flatMap((d) => fs.readdirSync(d).map((f) => inputs[target](fs.readFileSync(path.join(d, f)))))
     .filter((input) => !screen(input));
-  recordRequests(session, traceFd);
+  recordRequests(session, trace);
   for (const input of corpus) await session.check(target, input);
   return {
     execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
@@ -130,18 +188,18 @@ async function main() {
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
   const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-  const traceFd = fs.openSync(values.trace, 'w');
+  const trace = new Trace(values.trace);
   try {
     coverage.collectInto(path.join(scratch, 'coverage'));
     const result = await engines[values.engine]({
       session, known: loadKnown(), store: new FindingStore(values.findings ?? path.join(scratch, 'findings')),
-      scratch, traceFd,
+      scratch, trace,
       target: values.target, seconds: Number(values.seconds), seed: Number(values.seed),
     });
     if (values.target === 'value') result.coverage = Object.fromEntries(coverage.gather());
     process.stdout.write(`${JSON.stringify({ engine: values.engine, target: values.target, ...result })}\n`);
   } finally {
-    fs.closeSync(traceFd);
+    trace.close();
     session.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   }

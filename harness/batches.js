@@ -4,8 +4,9 @@
 // request, with no process hop per operation; an input shaped like a known
 // native crash (crash-screen.js) runs instead on the per-operation path of
 // session.js, where a crash is that input's outcome. A batch whose worker dies
-// or hangs anyway has its unanswered inputs run one by one on that path, so
-// that the one at fault gets its crash or hang and the others their results.
+// or hangs anyway has its unanswered inputs run one by one on that path up
+// to the one at fault, which gets its crash or hang; the others after it go
+// on in a new batch.
 // Other sessions keep the per-operation path: with several checks in flight
 // at once for a side in another binary, one at a time for an adapter file.
 
@@ -13,6 +14,7 @@ const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
+const { onRecipes, mapRecipes } = require('./recipe-checks');
 
 const kInFlight = 8;
 const kSettleMs = 1000;
@@ -73,9 +75,13 @@ class Batches {
     // An adapter file runs one check at a time, as before: with several in
     // flight, its time to find a mutant's difference measured longer.
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
+    this.maxWorkers = kBatchWorkers;
     this.workers = [];
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
+    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
+    this.sentRecipes = new WeakMap();    // worker process -> the numbers of the recipes it was sent
+    this.nextRecipe = 0;
     // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
     this.skipScreened = process.env.IPCFUZZ_SCREENED === 'skip';
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
@@ -90,7 +96,10 @@ class Batches {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
-    const perOp = (i) => () => this.session.check(type, inputs[i]).then(slots[i].resolve, slots[i].reject);
+    const perOp = (i) => () => this.session.check(type, inputs[i]).then((result) => {
+      slots[i].resolve(result);
+      return result;
+    }, slots[i].reject);
     const all = inputs.map((_, i) => i);
     if (!this.inProcess) {
       pooled(all.map(perOp), this.width, isCancelled);
@@ -113,14 +122,19 @@ class Batches {
     return Promise.all(this.each(type, inputs, options).results);
   }
 
-  // Each answer settles its input's slot as it comes; a batch whose worker
-  // died or hung leaves the rest to the per-operation path, one by one.
-  async #batch({ type, inputs, full, slots, perOp, cancelled }, indices) {
+  // Each answer settles its input's slot as it comes. A batch whose worker
+  // died or hung has the inputs it did not answer run on the per-operation
+  // path, one by one, until one crashes or hangs there too: the input at
+  // fault. Those after it go on in a new batch.
+  async #batch(batch, indices) {
+    const { type, inputs, full, slots, perOp, cancelled } = batch;
     const { sides } = this.session;
     let answered = 0;
-    await this.#worker().request({
-      op: 'checks', type, inputs: indices.map((i) => inputs[i]), codecs: { a: sides.a.codec, b: sides.b.codec }, full,
-    }, {
+    const sent = indices.map((i) => inputs[i]);
+    const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
+    const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
+    await this.#worker().request(onRecipes(type) ? message : { ...message, inputs: sent }, {
+      wire,
       onPart: (part) => {
         const i = indices[answered++];
         this.checked++;
@@ -128,10 +142,31 @@ class Batches {
         this.onChecked?.(type, inputs[i]);
       },
     });
-    for (const i of indices.slice(answered)) {
-      if (cancelled()) return;
-      await perOp(i)();
+    const rest = indices.slice(answered);
+    while (rest.length && !cancelled()) {
+      const result = await perOp(rest.shift())();
+      if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
     }
+    if (rest.length && !cancelled()) await this.#batch(batch, rest);
+  }
+
+  // The inputs of a frame or stream check with their recipes as numbers, and
+  // the recipes that worker process was not sent yet: a recipe of the pool
+  // (properties/definitions.js) costs more to write, read and tell apart than its check.
+  #byNumber(type, inputs, child) {
+    if (!this.sentRecipes.has(child)) this.sentRecipes.set(child, new Set());
+    const known = this.sentRecipes.get(child);
+    const recipes = [];
+    const number = (recipe) => {
+      let n = this.recipeNumbers.get(recipe);
+      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
+      if (!known.has(n)) {
+        known.add(n);
+        recipes.push([n, recipe]);
+      }
+      return n;
+    };
+    return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
   }
 
   // The least busy worker, a new one while there are fewer than kBatchWorkers.

@@ -40,4 +40,40 @@ function* recipeStream({ items, plan }) {
 // Every check by name, these two included.
 const allChecks = { ...checks, recipeFrame, recipeStream };
 
-module.exports = { allChecks };
+// Whether a check's inputs hold recipes that only codec a serializes.
+const onRecipes = (type) => type === 'recipeFrame' || type === 'recipeStream';
+
+// An input of these two checks with each recipe replaced by what fn gives
+// for it (a batch's inputs travel with their recipes as numbers, see batches.js).
+function mapRecipes(type, input, fn) {
+  if (type === 'recipeFrame') return { ...input, recipe: fn(input.recipe) };
+  return { ...input, items: input.items.map((item) => ({ ...item, recipe: fn(item.recipe) })) };
+}
+
+// What codec a wrote for each recipe, for a process that checks many inputs
+// of these two checks: their recipes come from a small fixed pool, so
+// serializing each one again (building its value first) would cost more than
+// the check of its corrupted frame. Recipes are told apart by identity: the
+// process keeps one object per recipe it was sent.
+class FramesOnA {
+  constructor() {
+    this.outcomes = new Map();  // codec -> WeakMap(recipe -> outcome)
+  }
+
+  // run(side, request) of runSync, with side a's serializations (of `codec`) remembered.
+  wrap(run, codec) {
+    if (!this.outcomes.has(codec)) this.outcomes.set(codec, new WeakMap());
+    const outcomes = this.outcomes.get(codec);
+    return (side, request) => {
+      if (side !== 'a' || request.op !== 'serialize') return run(side, request);
+      let outcome = outcomes.get(request.input.recipe);
+      if (!outcome) {
+        outcome = run(side, request);
+        outcomes.set(request.input.recipe, outcome);
+      }
+      return outcome;
+    };
+  }
+}
+
+module.exports = { allChecks, onRecipes, mapRecipes, FramesOnA };

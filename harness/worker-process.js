@@ -5,8 +5,8 @@
 // process is replaced and the queued requests go on in the new one. After
 // the first such loss a spare process is kept booted, so that a codec that
 // crashes often costs a switch, not a node start, per crash. A request may
-// be answered in parts (a batch of checks, one part per input): each part
-// restarts its time limit.
+// be answered in parts (a batch of checks, one part per input, sent a few
+// at a time): each message of parts restarts its time limit.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -15,6 +15,8 @@ const { onJsonLines } = require('./lines');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
+// Bench only: flags for every worker's node, such as --cpu-prof (not allowed in NODE_OPTIONS).
+const extraFlags = (process.env.IPCFUZZ_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 const kStderrTail = 4096;
 
 class WorkerProcess {
@@ -28,14 +30,16 @@ class WorkerProcess {
     this.spare = null;
   }
 
-  // onPart(part): told of each part of the answer, in order, before it resolves.
-  request(message, { onPart } = {}) {
+  // onPart(part): told of each part of the answer, in order, before it resolves;
+  // wire(child): more of the message, as it is to be sent to that process
+  // (each time it is sent: a request is sent again to a process that took over).
+  request(message, { onPart, wire } = {}) {
     // A check still running when the time was up (fast-check does not wait
     // for the property it interrupts) must not start a new process.
     if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
-      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart };
+      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart, wire };
       const wasIdle = this.queue.length === 0;
       this.queue.push(entry);
       this.#ensureStarted();
@@ -79,7 +83,7 @@ class WorkerProcess {
 
   // A process whose answers and exit count only while it is this.child.
   #spawn() {
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain], {
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', ...extraFlags, workerMain], {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     });
     child.stderrTail = '';
@@ -106,7 +110,8 @@ class WorkerProcess {
   }
 
   #send(entry) {
-    this.child.stdin.write(`${JSON.stringify(entry.message)}\n`);
+    const message = entry.wire ? { ...entry.message, ...entry.wire(this.child) } : entry.message;
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
   #armTimer() {
@@ -122,15 +127,15 @@ class WorkerProcess {
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault, built, part }) {
+  #answer({ id, outcome, fault, built, parts }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
     if (built) {
       head.built = true;
       return;
     }
-    if (part !== undefined) {
-      head.onPart?.(part);
+    if (parts !== undefined) {
+      for (const part of parts) head.onPart?.(part);
       this.#armTimer();
       this.#keepSpare();
       return;

@@ -8,6 +8,7 @@
 // runs whole checks with both codecs in this process (see batches.js).
 
 const fs = require('node:fs');
+const { performance } = require('node:perf_hooks');
 const { createOps } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput } = require('./recipes/build');
@@ -19,21 +20,46 @@ const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });
 
-// One part per input, sent as soon as it is checked, so that the parent knows
-// how far a batch got if a codec takes this process down: null when the check
-// had nothing to check, 0 when it found no difference, else its differences,
-// or with `full` the whole result.
-function checks({ id, type, inputs, codecs, full }) {
+// Kept between the checks of this process: the recipes of the frame and
+// stream checks, by the number the parent gave each (see batches.js), and
+// side a's frames of them (see recipe-checks.js).
+const recipes = new Map();
+let frames = null;
+// How long checked inputs wait for their parts to be sent together: one
+// write per input cost more than a frame check.
+const kPartsMs = 2;
+
+// One part per input, sent in bundles (`parts`) at least every kPartsMs while
+// checking, so that the parent knows how far a batch got if a codec takes
+// this process down (it checks the inputs of a bundle not sent again): null
+// when the check had nothing to check, 0 when it found no difference, else
+// its differences, or with `full` the whole result.
+function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
   const { runSync } = require('./checks');
-  const { allChecks } = require('./recipe-checks');
-  const run = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
+  const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
+  const op = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
+  let run = op;
+  if (onRecipes(type)) {
+    for (const [number, recipe] of added) recipes.set(number, recipe);
+    inputs = inputs.map((input) => mapRecipes(type, input, (number) => recipes.get(number)));
+    frames ??= new FramesOnA();
+    run = frames.wrap(op, codecs.a);
+  }
+  let parts = [];
+  let sent = performance.now();
   for (const input of inputs) {
     const result = runSync(allChecks[type], run, input);
     const clean = !result || !result.differences.length;
-    reply({ id, part: clean ? result && 0 : full ? result : { differences: result.differences } });
+    parts.push(clean ? result && 0 : full ? result : { differences: result.differences });
+    if (performance.now() - sent >= kPartsMs) {
+      reply({ id, parts });
+      parts = [];
+      sent = performance.now();
+    }
   }
+  if (parts.length) reply({ id, parts });
   return { kind: 'ok', checked: inputs.length };
 }
 

@@ -16,6 +16,10 @@ const { StoppedError } = require('../harness/errors');
 const { isSharedDefect } = require('../harness/roundtrip');
 
 const kRunsPerTurn = 40;
+// Turns in flight per batch worker besides the one looked at: a turn waits
+// for its screened inputs (see batches.js), which a crash of the
+// per-operation worker delays, while the batch workers go on with the others.
+const kTurnsPerWorker = 4;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
@@ -36,21 +40,32 @@ async function runProperties(options) {
     turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
     numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
   });
-  let next = null;
+  // Turns drawn and sent to be checked ahead of the one looked at, so that
+  // a batch worker always has one queued while the host reads another.
   // Per-operation checks (an adapter, a second binary) share one worker with
   // a shrink: drawn ahead, they would queue before it.
-  const drawAhead = options.session.batches.inProcess;
+  const { batches } = options.session;
+  const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : 0;
+  const ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);
     let current = wanted;
     if (options.path === undefined) {
-      // With checks in batches, the next turn is drawn while this one is
-      // checked; when this one ends early, fewer runs were done than planned
-      // and the next is drawn anew.
-      current = next?.numRuns === wanted.numRuns ? next : drawTurn(options.session, wanted);
-      if (next && next !== current) next.cancel();
-      const after = plan(turn + 1, state.runs + current.numRuns);
-      next = drawAhead && after.numRuns > 0 ? drawTurn(options.session, after) : null;
+      // When a turn ended early, fewer runs were done than planned: the
+      // turns drawn ahead with a wrong number of inputs are drawn anew.
+      if (ahead[0]?.numRuns === wanted.numRuns) {
+        current = ahead.shift();
+      } else {
+        for (const t of ahead.splice(0)) t.cancel();
+        current = drawTurn(options.session, wanted);
+      }
+      let runsAfter = state.runs + current.numRuns + ahead.reduce((n, t) => n + t.numRuns, 0);
+      while (ahead.length < depth) {
+        const after = plan(turn + 1 + ahead.length, runsAfter);
+        if (after.numRuns <= 0) break;
+        ahead.push(drawTurn(options.session, after));
+        runsAfter += after.numRuns;
+      }
     }
     const { name, seed } = current;
     const outcome = options.path === undefined ?
@@ -71,7 +86,7 @@ async function runProperties(options) {
     onProgress({ ...now, property: name });
     if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
   }
-  next?.cancel();
+  for (const t of ahead) t.cancel();
   const done = summary(state, started);
   // The batch workers' coverage counts are written as they end.
   await options.session.batches.settle();
@@ -121,9 +136,10 @@ const kLate = Symbol('late');
 async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
   const { state } = options;
   let runs = 0;
+  const late = lateAt(options.deadline);
   try {
     for (const [index, pending] of results.entries()) {
-      const result = await beforeDeadline(pending, options.deadline);
+      const result = await (late ? Promise.race([pending, late.promise]) : pending);
       if (result === kLate) break;  // a check still waits for a worker that hangs
       if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       runs++;
@@ -140,16 +156,18 @@ async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
     throw err;
   } finally {
     cancel();
+    late?.clear();
   }
   return { runs };
 }
 
-// What the promise gives, or kLate once the deadline has passed first.
-function beforeDeadline(promise, deadline) {
-  if (deadline === Infinity) return promise;
+// A promise of kLate once the deadline has passed (one timer for a turn's
+// results, not one each), and clear() to stop waiting; null without a deadline.
+function lateAt(deadline) {
+  if (deadline === Infinity) return null;
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  const promise = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), kLate); });
+  return { promise, clear: () => clearTimeout(timer) };
 }
 
 // target: the signature to shrink towards when the turn's first input (at

@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout } = require('node:timers/promises');
 const { Session } = require('../../harness/session');
 const { FindingStore } = require('../../harness/findings');
 const { loadKnown } = require('../../harness/known');
@@ -36,6 +37,25 @@ describe('batches of checks', function () {
       // The batch worker took a new process and goes on.
       const [again] = await session.checkMany('value', [{ recipe: num(3) }]);
       assert.deepEqual(again.differences, []);
+    });
+
+    // Their recipes travel once to each worker process, then by number. Each
+    // batch here waits for the batch workers to be idle, so that it goes to the first.
+    it('sends the recipes of frame checks again to the process that took over', async function () {
+      const run = async (type, inputs) => {
+        const results = await session.checkMany(type, inputs);
+        while (session.batches.workers.some((w) => w.queue.length)) await setTimeout(10);
+        return results;
+      };
+      const frames = [num(1), { k: 'string', v: 'xy' }, num(2)]
+        .map((recipe) => ({ recipe, corruption: { k: 'truncate', at: 5, keepPrefix: true } }));
+      const first = await run('recipeFrame', frames);
+      assert.ok(first.every((r) => r !== null), 'codec a wrote every frame');
+      const [worker] = session.batches.workers;
+      const crashes = worker.stats.crashes;
+      await run('value', [crasher]);
+      assert.equal(worker.stats.crashes, crashes + 1, 'the batch worker lost its process');
+      assert.deepEqual(await run('recipeFrame', frames), first);
     });
   });
 
