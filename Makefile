@@ -2,7 +2,7 @@
 HOST_NODE        ?= node
 IPCFUZZ          := $(HOST_NODE) bin/ipcfuzz.js
 MOCHA            := $(HOST_NODE) node_modules/mocha/bin/mocha.js
-FUZZ_SECONDS     ?= 120
+FUZZ_SECONDS     ?= 300
 FUZZ_OUT         ?= findings
 PROPERTY_SECONDS ?= 300
 A                ?= js

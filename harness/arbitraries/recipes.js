@@ -20,7 +20,7 @@ const part = (name, length = 16) =>
 // Values that cost a check milliseconds rather than microseconds: strings of
 // 4 KiB and more, nests 1000 deep and more, long arrays. Drawn as often as
 // the rest, they would take most of a run's time; drawn rarely (below), each
-// is still met a few hundred times in a ten-minute run.
+// is still met over a hundred times in a default `make fuzz`.
 const isHeavy = (node) => (node.k === 'string' && (node.repeat ?? 1) >= 4096) ||
   (node.k === 'nest' && node.depth >= 1000) || node.k === 'range';
 const holdsHeavy = (node) => node !== null && typeof node === 'object' &&
@@ -190,8 +190,9 @@ const ordinaryLeaf = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom({ k: 'symbol' }, { k: 'function' }) },
 );
 
-// About one recipe in 180 holds a heavy value: each heavy class once in 1,000 to 3,000.
-const leaf = fc.oneof({ weight: 350, arbitrary: ordinaryLeaf }, { weight: 1, arbitrary: heavy });
+// About one recipe in 45 holds a heavy value, each of the eleven kinds of
+// them one in 500: over a hundred of each class in a default `make fuzz`.
+const leaf = fc.oneof({ weight: 350, arbitrary: ordinaryLeaf }, { weight: 4, arbitrary: heavy });
 
 const tree = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small', withCrossShrink: true },
