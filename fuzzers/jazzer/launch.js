@@ -27,6 +27,10 @@ const instrumented = {
 };
 const includes = instrumented[path.basename(process.argv[2] ?? '')] ?? [];
 const libFuzzerArgs = process.argv.indexOf('--');
+// Jazzer.js gives libFuzzer a -timeout of its own (5 s unless told) after the
+// flags given to it, so libFuzzer's -timeout is passed on as Jazzer.js's.
+const timeout = process.argv.slice(libFuzzerArgs + 1).map((a) => /^-timeout=(\d+)$/.exec(a)?.[1]).findLast(Boolean);
 process.argv.splice(libFuzzerArgs === -1 ? process.argv.length : libFuzzerArgs, 0, '--disable_bug_detectors=.*',
-  ...includes.map((file) => `--includes=${path.join(__dirname, '..', '..', file)}`));
+  ...includes.map((file) => `--includes=${path.join(__dirname, '..', '..', file)}`),
+  ...(libFuzzerArgs !== -1 && timeout ? [`--timeout=${timeout * 1000}`] : []));
 require('@jazzer.js/core/dist/cli.js');
