@@ -37,7 +37,8 @@ const { O_RDWR, O_NONBLOCK } = fs.constants;
 // Reads `requests answers node` lines; each starts a worker of that node on
 // those FIFOs, and answers with its pid and then its wait status. The worker
 // reads its requests on fd 4 moved to stdin (an asynchronous command's own
-// stdin would be /dev/null). Ends when this process closes its end.
+// stdin would be /dev/null). \`jobs\` reaps the shells that have ended. Ends
+// when this process closes its end.
 const spawnerScript = `
 while read -r requests answers node; do
   (
@@ -49,6 +50,7 @@ while read -r requests answers node; do
     wait $!
     echo '{"exit":'$?'}' >&3
   ) &
+  jobs >/dev/null
 done`;
 
 let spawner = null;
@@ -169,12 +171,13 @@ class SyncWorker {
     }
   }
 
-  // status: the shell's $? for the worker, 128 + the signal that ended it.
+  // status: the shell's $? for the worker, 128 + the signal that ended it
+  // (a worker exiting with a code above 128 by itself reads as a signal).
   #crashed(status) {
     this.stats.crashes++;
     this.#reset();
-    if (status > 128) return { kind: 'crash', signal: signalNames[status - 128] ?? `signal ${status - 128}`, code: null, stderr: '' };
-    return { kind: 'crash', signal: null, code: status, stderr: '' };
+    const signal = status > 128 ? signalNames[status - 128] ?? `signal ${status - 128}` : null;
+    return { kind: 'crash', signal, code: signal ? null : status, stderr: '' };
   }
 
   // unbuilt: the outcome to give when a value module, not the codec, ran out of time.
