@@ -34,13 +34,14 @@ const signalNames = {};
 for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
 
-// Reads `requests answers node` lines; each starts a worker of that node on
-// those FIFOs, and answers with its pid and then its wait status. The worker
-// reads its requests on fd 4 moved to stdin (an asynchronous command's own
-// stdin would be /dev/null). \`jobs\` reaps the shells that have ended. Ends
-// when this process closes its end.
+// Reads `requests<TAB>answers<TAB>node` lines (paths may hold spaces); each
+// starts a worker of that node on those FIFOs, and answers on the answer FIFO
+// with the worker's pid and then its wait status. The worker reads its
+// requests on fd 4 moved to stdin (an asynchronous command's own stdin would
+// be /dev/null). `jobs` reaps the shells that have ended. Ends when this
+// process closes its end.
 const spawnerScript = `
-while read -r requests answers node; do
+while IFS='	' read -r requests answers node; do
   (
     exec 4<"$requests" 3>"$answers"
     rm -f "$requests" "$answers"
@@ -99,7 +100,7 @@ class SyncWorker {
       fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
       pid: null, pending: '', decoder: new StringDecoder('utf8'),
     };
-    fs.writeSync(spawnerInput(this.dir), `${requests} ${answers} ${this.nodePath}\n`);
+    fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${this.nodePath}\n`);
     return worker;
   }
 
