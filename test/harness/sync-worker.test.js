@@ -8,8 +8,10 @@ const fs = require('node:fs');
 const { SyncWorker } = require('../../harness/sync-worker');
 const { node26, fixture } = require('../fixtures/helpers');
 
-// The pids of the processes below this one (the spawner, its shells and their workers).
-function descendants() {
+// The workers that synchronous workers of this process started: node
+// processes below it whose parent is a shell of the spawner (a worker process
+// of another kind is a child of this process itself).
+function spawnedWorkers() {
   const parents = new Map();
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
@@ -17,17 +19,17 @@ function descendants() {
       parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch { /* gone meanwhile */ }
   }
+  const program = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    } catch {
+      return null;
+    }
+  };
   const below = (pid) => pid > 1 && (parents.get(pid) === process.pid || below(parents.get(pid)));
-  return [...parents.keys()].filter(below);
+  return [...parents.keys()].filter((pid) => below(pid) && program(pid) === node26 &&
+    program(parents.get(pid)) === '/bin/sh');
 }
-
-const workerPids = () => descendants().filter((pid) => {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === node26;
-  } catch {
-    return false;
-  }
-});
 
 describe('synchronous worker', function () {
   this.timeout(60_000);
@@ -51,6 +53,8 @@ describe('synchronous worker', function () {
 
   it('gives a crash with its signal and a hang, goes on in fresh workers, and leaves none behind', function () {
     const recipe = { k: 'number', v: 1 };
+    const before = new Set(spawnedWorkers());
+    const started = () => spawnedWorkers().filter((pid) => !before.has(pid));
     const worker = new SyncWorker(node26, { timeoutMs: 2000 });
     try {
       assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
@@ -62,13 +66,13 @@ describe('synchronous worker', function () {
       assert.equal(hang.kind, 'hang');
       assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
       assert.deepEqual(worker.stats, { requests: 6, crashes: 3, hangs: 1, restarts: 4 });
-      assert.ok(workerPids().length > 0);
+      assert.ok(started().length > 0);
     } finally {
       worker.close();
     }
     // Spares still booting end on their own, when they find their requests closed.
     const until = Date.now() + 20_000;
-    while (workerPids().length && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    assert.deepEqual(workerPids(), []);
+    while (started().length && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    assert.deepEqual(started(), []);
   });
 });
