@@ -34,18 +34,18 @@ const signalNames = {};
 for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
 
-// Reads `requests<TAB>answers<TAB>node` lines (paths may hold spaces); each
-// starts a worker of that node on those FIFOs, and answers on the answer FIFO
-// with the worker's pid and then its wait status. The worker reads its
-// requests on fd 4 moved to stdin (an asynchronous command's own stdin would
-// be /dev/null). `jobs` reaps the shells that have ended. Ends when this
-// process closes its end.
+// Reads `requests<TAB>answers<TAB>worker.js<TAB>node` lines (paths may hold
+// spaces); each starts a worker of that node on those FIFOs, and answers on
+// the answer FIFO with the worker's pid and then its wait status. The worker
+// reads its requests on fd 4 moved to stdin (an asynchronous command's own
+// stdin would be /dev/null). `jobs` reaps the shells that have ended. Ends
+// when this process closes its end.
 const spawnerScript = `
-while IFS='	' read -r requests answers node; do
+while IFS='	' read -r requests answers main node; do
   (
     exec 4<"$requests" 3>"$answers"
     rm -f "$requests" "$answers"
-    "$node" --expose-internals --no-warnings "$1" <&4 4<&- >/dev/null 2>&1 &
+    "$node" --expose-internals --no-warnings "$main" <&4 4<&- >/dev/null 2>&1 &
     exec 4<&-
     echo '{"pid":'$!'}' >&3
     wait $!
@@ -62,7 +62,7 @@ function spawnerInput(dir) {
   const commands = path.join(dir, 'spawner');
   execFileSync('mkfifo', [commands]);
   // The shell opens the FIFO itself: a non-blocking descriptor passed as its stdin would end its reads.
-  const child = spawn('/bin/sh', ['-c', `exec 0<"$2"; rm -f "$2"; ${spawnerScript}`, 'sh', workerMain, commands],
+  const child = spawn('/bin/sh', ['-c', `exec 0<"$1"; rm -f "$1"; ${spawnerScript}`, 'sh', commands],
     { stdio: 'ignore' });
   child.unref();
   spawner = { child, input: fs.openSync(commands, 'w') };
@@ -100,7 +100,7 @@ class SyncWorker {
       fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
       pid: null, pending: '', decoder: new StringDecoder('utf8'),
     };
-    fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${this.nodePath}\n`);
+    fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
     return worker;
   }
 
