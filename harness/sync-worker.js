@@ -24,7 +24,8 @@ const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const pause = new Int32Array(new SharedArrayBuffer(4));
-// Workers kept booting once one was lost: two cover a crash that comes before the last spare is up.
+// Workers kept booting once one was lost: a native crash every few inputs
+// outpaces one boot at a time on a busy machine.
 const kSpares = 4;
 // FIFO pairs made by one mkfifo, which is a process start of its own: twice
 // as many each time, up to this many, so a worker started once makes few.
