@@ -27,6 +27,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 // Workers kept booting once one was lost: a native crash every few inputs
 // outpaces one boot at a time on a busy machine.
 const kSpares = 4;
+// How long a worker's shell may take to open its FIFOs and start it.
+const kStartMs = 5000;
 // FIFO pairs made by one mkfifo, which is a process start of its own: twice
 // as many each time, up to this many, so a worker started once makes few.
 const kFifoBatch = 256;
@@ -196,9 +198,14 @@ class SyncWorker {
     while (this.spares.length < kSpares) this.spares.push(this.#spawn());
   }
 
+  // A worker's shell opens its FIFOs before it says its pid; closing ours
+  // before that would leave it waiting in open() for good, so stop waits for it.
   #stop(worker) {
+    const until = Date.now() + kStartMs;
     try {
-      this.#nextMessage(worker);  // its pid, if it came since
+      while (worker.pid === null && Date.now() < until) {
+        if (this.#nextMessage(worker) === null) Atomics.wait(pause, 0, 0, 1);
+      }
     } catch { /* a line cut short: the worker is going anyway */ }
     try {
       if (worker.pid !== null) process.kill(worker.pid, 'SIGKILL');
