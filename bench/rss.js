@@ -41,7 +41,8 @@ function descendants(root) {
 }
 
 // classify(cmdline, class of the parent) -> a class name, or null to leave
-// the process out. A process is classified again when its command line
+// the process out (its children are then classified as its parent's: a shell
+// between a process and what it starts does not hide them). A process is classified again when its command line
 // changes: between fork and exec it still shows its parent's (and memory).
 // Returns { stop() -> { class: peak MiB } }.
 function sampleTree(rootPid, classify, intervalMs = 200) {
@@ -52,7 +53,9 @@ function sampleTree(rootPid, classify, intervalMs = 200) {
       if (!cmdline) continue;  // a zombie or gone; its peak was read before, if ever
       let entry = seen.get(pid);
       if (entry?.cmdline !== cmdline) {
-        entry = { cmdline, cls: classify(cmdline.split('\0').join(' '), seen.get(parent)?.cls ?? null), kib: 0 };
+        const above = seen.get(parent)?.passes ?? null;
+        const cls = classify(cmdline.split('\0').join(' '), above);
+        entry = { cmdline, cls, passes: cls ?? above, kib: 0 };
         seen.set(pid, entry);
       }
       const kib = Number(/VmHWM:\s+(\d+)/.exec(readProc(pid, 'status') ?? '')?.[1]);

@@ -7,8 +7,9 @@
 // tags and views it decodes. Any other side (an adapter file, which may abort
 // or loop; another binary) runs in a SyncWorker of its binary, started when
 // first needed. An input the crash screen (crash-screen.js) knows the shape
-// of, or one that crashed this process before, runs its native side in that
-// worker too, so its crash is an outcome.
+// of builds its value for the native side in that worker too, and one that
+// crashed this process before runs its whole native side there, so its crash
+// is an outcome.
 
 const fs = require('node:fs');
 const { SyncWorker } = require('./sync-worker');
@@ -56,20 +57,28 @@ class SyncSession {
     return this.useScreen ? screen(input) : null;
   }
 
-  run(sideName, request, screened) {
+  // isolated: 'input' when the requests that build the input must not run a codec
+  // that may crash here, 'all' when no request of it may, or null.
+  run(sideName, request, isolated) {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
+    const away = isolated === 'all' || (isolated === 'input' && request.input !== undefined);
     // A screened input keeps a codec that cannot crash here (and its coverage).
-    if (this.local[sideName] && !(screened && mayCrash(codec))) return this.ops[request.op](withCodec);
+    if (this.local[sideName] && !(away && mayCrash(codec))) return this.ops[request.op](withCodec);
     const outcome = this.worker(node).request(withCodec);
     if (outcome.kind === 'crash' || outcome.kind === 'hang') this.onLoss(outcome.kind);
     return outcome;
   }
 
-  // isolate: the input is known to crash this process (it ended an earlier one).
+  // isolate: the input is known to crash this process (it ended an earlier one),
+  // so none of its requests run here. The screen judges the value an input
+  // builds: only the requests that build it (serialize) leave this process.
+  // The others carry bytes (a frame to decode), as the frame and stream
+  // targets do in-process, so they stay here, and a crash does not make the
+  // rest of the check wait for the next worker to boot.
   check(type, input, isolate = false) {
-    const screened = isolate || this.screened(input) !== null;
-    return runSync(type, (side, request) => this.run(side, request, screened), input);
+    const isolated = isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
+    return runSync(type, (side, request) => this.run(side, request, isolated), input);
   }
 
   // As Session.confirm, in fresh synchronous workers.

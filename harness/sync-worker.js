@@ -2,11 +2,17 @@
 // A worker process (harness/worker.js) driven synchronously, for fuzz targets
 // whose entry point must return before the next input: requests go down one
 // FIFO and answers come up another, read without the event loop. A worker
-// that dies yields a `crash` outcome (with its signal, read from /proc before
-// node reaps it) and one that does not answer in time a `hang`; either way a
-// fresh worker takes the next request. After the first such loss spare
-// workers are kept booting, so a codec that crashes often costs a switch, not
-// a node start, per crash.
+// that dies yields a `crash` outcome (with its signal) and one that does not
+// answer in time a `hang`; either way a fresh worker takes the next request.
+// After the first such loss spare workers are kept booting, so a codec that
+// crashes often costs a switch, not a node start, per crash.
+//
+// Workers are started by a shell of this process (the spawner), not by this
+// process: a spawn from here blocks it for the fork and exec of node (about
+// 30 ms, most of a crash's cost to a fuzz target), a line to the spawner does
+// not. The shell that waits for a worker writes how it ended on its answer
+// FIFO, which this process holds open for reading and writing: so no open
+// blocks and no read ends early, and a worker's death is its last line.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -18,13 +24,53 @@ const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const pause = new Int32Array(new SharedArrayBuffer(4));
-// Workers kept booting once one was lost: two cover a crash that comes before the last spare is up.
-const kSpares = 2;
-// FIFO pairs made by one mkfifo, which is a process start of its own.
-const kFifoBatch = 16;
+// Workers kept booting once one was lost: a native crash every few inputs
+// outpaces one boot at a time on a busy machine.
+const kSpares = 4;
+// How long a worker's shell may take to open its FIFOs and start it.
+const kStartMs = 5000;
+// FIFO pairs made by one mkfifo, which is a process start of its own: twice
+// as many each time, up to this many, so a worker started once makes few.
+const kFifoBatch = 256;
 // The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
 const signalNames = {};
 for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
+const { O_RDWR, O_NONBLOCK } = fs.constants;
+
+// Reads `requests<TAB>answers<TAB>worker.js<TAB>node` lines (paths may hold
+// spaces); each starts a worker of that node on those FIFOs, and answers on
+// the answer FIFO with the worker's pid and then its wait status. The worker
+// reads its requests on fd 4 moved to stdin (an asynchronous command's own
+// stdin would be /dev/null). `jobs` reaps the shells that have ended. Ends
+// when this process closes its end.
+const spawnerScript = `
+while IFS='	' read -r requests answers main node; do
+  (
+    exec 4<"$requests" 3>"$answers"
+    rm -f "$requests" "$answers"
+    "$node" --expose-internals --no-warnings "$main" <&4 4<&- >/dev/null 2>&1 &
+    exec 4<&-
+    echo '{"pid":'$!'}' >&3
+    wait $!
+    echo '{"exit":'$?'}' >&3
+  ) &
+  jobs >/dev/null
+done`;
+
+let spawner = null;
+
+// This process's end of the spawner's command FIFO, the spawner started on first use.
+function spawnerInput(dir) {
+  if (spawner) return spawner.input;
+  const commands = path.join(dir, 'spawner');
+  execFileSync('mkfifo', [commands]);
+  // The shell opens the FIFO itself: a non-blocking descriptor passed as its stdin would end its reads.
+  const child = spawn('/bin/sh', ['-c', `exec 0<"$1"; rm -f "$1"; ${spawnerScript}`, 'sh', commands],
+    { stdio: 'ignore' });
+  child.unref();
+  spawner = { child, input: fs.openSync(commands, 'w') };
+  return spawner.input;
+}
 
 class SyncWorker {
   constructor(nodePath, { timeoutMs = 10_000 } = {}) {
@@ -35,91 +81,107 @@ class SyncWorker {
     this.named = 0;
     this.fifos = [];
     this.spares = [];
+    this.current = null;
     this.buffer = Buffer.alloc(65536);
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
     this.onExit = () => this.close();
     process.on('exit', this.onExit);
   }
 
-  // A booting worker and the ends of its two FIFOs that this process keeps.
+  // A booting worker: this process's ends of its two FIFOs (its pid comes as its first line).
   #spawn() {
     if (!this.fifos.length) {
-      for (let i = 0; i < kFifoBatch; i++) {
+      for (let i = Math.min(kFifoBatch, Math.max(2, this.named)); i > 0; i--) {
         const n = ++this.named;
         this.fifos.push([path.join(this.dir, `requests-${n}`), path.join(this.dir, `answers-${n}`)]);
       }
       execFileSync('mkfifo', this.fifos.flat());
     }
     const [requests, answers] = this.fifos.shift();
-    // Opening read ends without blocking first lets both ends open at once.
-    const childIn = fs.openSync(requests, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    const toWorker = fs.openSync(requests, 'w');
-    const fromWorker = fs.openSync(answers, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    const childOut = fs.openSync(answers, 'w');
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', workerMain],
-      { stdio: [childIn, 'ignore', 'ignore', childOut] });
-    child.unref();
-    fs.closeSync(childIn);
-    fs.closeSync(childOut);
-    fs.rmSync(requests);
-    fs.rmSync(answers);
-    return { child, toWorker, fromWorker };
-  }
-
-  #start() {
-    Object.assign(this, this.spares.shift() ?? this.#spawn(), { pending: '', decoder: new StringDecoder('utf8') });
+    const worker = {
+      toWorker: fs.openSync(requests, O_RDWR | O_NONBLOCK),
+      fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
+      pid: null, pending: '', decoder: new StringDecoder('utf8'),
+    };
+    fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
+    return worker;
   }
 
   request(message) {
     this.stats.requests++;
-    if (!this.child) this.#start();
-    const id = this.nextId++;
-    fs.writeSync(this.toWorker, `${JSON.stringify({ ...message, id })}\n`);
+    this.current ??= this.spares.shift() ?? this.#spawn();
     const deadline = Date.now() + this.timeoutMs;
+    const id = this.nextId++;
+    if (!this.#send(Buffer.from(`${JSON.stringify({ ...message, id })}\n`), deadline)) return this.#hung(null);
     let built = false;  // a value module's note comes before the answer
-    let answer;
-    do {
-      const line = this.#readLine(deadline);
-      if (line === null) return this.#crashed();
-      if (line === undefined) return this.#hung(unfinishedBuild(message, built, this.timeoutMs));
-      answer = JSON.parse(line);
-      built ||= Boolean(answer.built);
-    } while (answer.built);
-    const { outcome, fault } = answer;
-    if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
-    return outcome;
-  }
-
-  // A line, null when the worker died, undefined when it ran out of time.
-  #readLine(deadline) {
-    const { buffer } = this;
     for (;;) {
-      const newline = this.pending.indexOf('\n');
-      if (newline !== -1) {
-        const line = this.pending.slice(0, newline);
-        this.pending = this.pending.slice(newline + 1);
-        return line;
-      }
-      let n;
-      try {
-        n = fs.readSync(this.fromWorker, buffer);
-      } catch (err) {
-        if (err.code !== 'EAGAIN') throw err;
-        if (Date.now() > deadline) return undefined;
-        Atomics.wait(pause, 0, 0, 0.05);
+      const answer = this.#receive(deadline);
+      if (answer === undefined) return this.#hung(unfinishedBuild(message, built, this.timeoutMs));
+      if (answer.exit !== undefined) return this.#crashed(answer.exit);
+      if (answer.built) {
+        built = true;
         continue;
       }
-      if (n === 0) return null;
-      // A read may end inside a character: the decoder keeps its first bytes for the next.
-      this.pending += this.decoder.write(buffer.subarray(0, n));
+      const { outcome, fault } = answer;
+      if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
+      return outcome;
     }
   }
 
-  #crashed() {
+  // Writes all of `bytes` (a booting worker does not read yet); false when out of time.
+  #send(bytes, deadline) {
+    for (let at = 0; at < bytes.length;) {
+      try {
+        at += fs.writeSync(this.current.toWorker, bytes, at);
+      } catch (err) {
+        if (err.code !== 'EAGAIN') throw err;
+        if (Date.now() > deadline) return false;
+        Atomics.wait(pause, 0, 0, 0.05);
+      }
+    }
+    return true;
+  }
+
+  // The next message of the worker or of its shell ({ exit }), past its pid; undefined when out of time.
+  #receive(deadline) {
+    for (;;) {
+      const message = this.#nextMessage(this.current);
+      if (message !== null) return message;
+      if (Date.now() > deadline) return undefined;
+      Atomics.wait(pause, 0, 0, 0.05);
+    }
+  }
+
+  // A message that has come in whole from `worker`, or null; notes its pid on the way.
+  #nextMessage(worker) {
+    for (;;) {
+      const newline = worker.pending.indexOf('\n');
+      if (newline === -1) {
+        let n;
+        try {
+          n = fs.readSync(worker.fromWorker, this.buffer);
+        } catch (err) {
+          if (err.code !== 'EAGAIN') throw err;
+          return null;
+        }
+        // A read may end inside a character: the decoder keeps its first bytes for the next.
+        worker.pending += worker.decoder.write(this.buffer.subarray(0, n));
+        continue;
+      }
+      const message = JSON.parse(worker.pending.slice(0, newline));
+      worker.pending = worker.pending.slice(newline + 1);
+      if (message.pid === undefined) return message;
+      worker.pid = message.pid;
+    }
+  }
+
+  // status: the shell's $? for the worker, 128 + the signal that ended it
+  // (a worker exiting with a code above 128 by itself reads as a signal).
+  #crashed(status) {
     this.stats.crashes++;
-    const { signal, code } = exitStatus(this.child.pid);
     this.#reset();
-    return { kind: 'crash', signal, code, stderr: '' };
+    const signal = status > 128 ? signalNames[status - 128] ?? `signal ${status - 128}` : null;
+    return { kind: 'crash', signal, code: signal ? null : status, stderr: '' };
   }
 
   // unbuilt: the outcome to give when a value module, not the codec, ran out of time.
@@ -131,49 +193,42 @@ class SyncWorker {
 
   #reset() {
     this.stats.restarts++;
-    this.#stop(this);
-    this.child = null;
-    this.#start();
+    this.#stop(this.current);
+    this.current = this.spares.shift() ?? this.#spawn();
     while (this.spares.length < kSpares) this.spares.push(this.#spawn());
   }
 
-  #stop({ child, toWorker, fromWorker }) {
+  // A worker's shell opens its FIFOs before it says its pid; closing ours
+  // before that would leave it waiting in open() for good, so stop waits for it.
+  #stop(worker) {
+    const until = Date.now() + kStartMs;
     try {
-      child.kill('SIGKILL');
+      while (worker.pid === null && Date.now() < until) {
+        if (this.#nextMessage(worker) === null) Atomics.wait(pause, 0, 0, 1);
+      }
+    } catch { /* a line cut short: the worker is going anyway */ }
+    try {
+      if (worker.pid !== null) process.kill(worker.pid, 'SIGKILL');
     } catch { /* already gone */ }
-    fs.closeSync(toWorker);
-    fs.closeSync(fromWorker);
+    for (const fd of [worker.toWorker, worker.fromWorker]) {
+      try {
+        fs.closeSync(fd);
+      } catch (err) {
+        // Jazzer.js closes the file of its merged -dict early and the tmp
+        // module closes that fd number again at exit, which may by then be ours.
+        if (err.code !== 'EBADF') throw err;
+      }
+    }
   }
 
   close() {
-    if (this.child) this.#stop(this);
+    if (this.current) this.#stop(this.current);
     for (const spare of this.spares) this.#stop(spare);
-    this.child = null;
+    this.current = null;
     this.spares = [];
     process.removeListener('exit', this.onExit);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-// How a dead child ended, from the exit_code field of /proc/<pid>/stat (a
-// waitpid status), readable until node reaps the zombie.
-function exitStatus(pid) {
-  for (let i = 0; i < 200; i++) {
-    let fields;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    } catch {
-      break;
-    }
-    if (fields[0] === 'Z') {
-      const status = Number(fields.at(-1));
-      const signal = status & 0x7f;
-      return signal ? { signal: signalNames[signal] ?? `signal ${signal}`, code: null } : { signal: null, code: status >> 8 };
-    }
-    Atomics.wait(pause, 0, 0, 1);
-  }
-  return { signal: null, code: null };
 }
 
 module.exports = { SyncWorker };

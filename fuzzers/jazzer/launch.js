@@ -6,6 +6,12 @@
 // path traversal and prototype pollution in the code under test, which a
 // codec differential does not look for, and they cost a snapshot of every
 // builtin prototype per input and a hook on every fs and child_process call.
+// The value target instruments only the code whose branches follow what an
+// input is: the byte grammar, the kinds and host objects it builds, the
+// reference codec, and the tags of the frames written (annotate.js, which
+// coverage.js runs on every frame). The check's own code (canonical forms,
+// comparisons) has compares and branches on every input that say little of
+// it, and instrumenting them cost a quarter of the target's time.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -15,6 +21,16 @@ fs.writeFileSync(launcher,
   `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
 process.on('exit', () => fs.rmSync(launcher, { force: true }));
 process.argv[0] = launcher;
+const instrumented = {
+  'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/hosts.js',
+    'harness/codecs/js.js', 'harness/annotate.js', 'harness/coverage.js'],
+};
+const includes = instrumented[path.basename(process.argv[2] ?? '')] ?? [];
 const libFuzzerArgs = process.argv.indexOf('--');
-process.argv.splice(libFuzzerArgs === -1 ? process.argv.length : libFuzzerArgs, 0, '--disable_bug_detectors=.*');
+// Jazzer.js gives libFuzzer a -timeout of its own (5 s unless told) after the
+// flags given to it, so libFuzzer's -timeout is passed on as Jazzer.js's.
+const timeout = process.argv.slice(libFuzzerArgs + 1).map((a) => /^-timeout=(\d+)$/.exec(a)?.[1]).findLast(Boolean);
+process.argv.splice(libFuzzerArgs === -1 ? process.argv.length : libFuzzerArgs, 0, '--disable_bug_detectors=.*',
+  ...includes.map((file) => `--includes=${path.join(__dirname, '..', '..', file)}`),
+  ...(libFuzzerArgs !== -1 && timeout ? [`--timeout=${timeout * 1000}`] : []));
 require('@jazzer.js/core/dist/cli.js');

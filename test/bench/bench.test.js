@@ -189,6 +189,20 @@ describe('bench', function () {
     const peaks = rss.stop();
     assert.ok(peaks.test > 64, JSON.stringify(peaks));
   });
+
+  it('classifies a process below an unclassified shell as its parent\'s', async function () {
+    const grandchild = `${process.execPath} -e "Buffer.alloc(64 << 20, 1); setTimeout(() => {}, 600)"; true`;
+    const child = spawn(process.execPath, ['-e', `require('node:child_process').spawnSync('/bin/sh', ['-c', ${
+      JSON.stringify(grandchild)}])`, 'parent-marker']);
+    const classify = (cmdline, parent) => {
+      if (cmdline.includes('parent-marker')) return 'parent';
+      return cmdline.startsWith('/bin/sh') || !parent ? null : `${parent} child`;
+    };
+    const rss = sampleTree(child.pid, classify, 50);
+    await new Promise((resolve) => child.on('exit', resolve));
+    const peaks = rss.stop();
+    assert.ok(peaks['parent child'] > 64, JSON.stringify(peaks));
+  });
   it('times each check in-process over samples and seed corpora, and says where the time went', function () {
     this.timeout(120_000);
     const out = execFileSync(process.execPath, [path.join(benchDir, 'check-cost.js'), '--seconds', '0.2',
