@@ -14,23 +14,32 @@ const { internalBinding } = require('./codecs/binding');
 const typedArrayTag = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 
-// Well-known prototypes by name; anything else in a chain shows as '?'.
-const knownPrototypes = new Map();
-for (const name of Object.getOwnPropertyNames(globalThis)) {
-  // Reading only constructors' names keeps lazy globals (localStorage) asleep.
-  if (!/^[A-Z]/.test(name)) continue;
-  const value = globalThis[name];
-  if (typeof value === 'function' && value.prototype) {
-    knownPrototypes.set(value.prototype, name);
+// Well-known prototypes by name; anything else in a chain shows as '?'. Made
+// at the first description, not at load: reading the globals wakes Node's
+// lazy ones (FormData loads the fetch implementation, tens of milliseconds),
+// which a worker that only serializes, and may crash doing so, never needs.
+let knownPrototypes = null;
+function wellKnownPrototypes() {
+  if (knownPrototypes) return knownPrototypes;
+  knownPrototypes = new Map();
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    // Reading only constructors' names keeps lazy globals (localStorage) asleep.
+    if (!/^[A-Z]/.test(name)) continue;
+    const value = globalThis[name];
+    if (typeof value === 'function' && value.prototype) {
+      knownPrototypes.set(value.prototype, name);
+    }
   }
+  knownPrototypes.set(Buffer.prototype, 'Buffer');
+  knownPrototypes.set(Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray');
+  return knownPrototypes;
 }
-knownPrototypes.set(Buffer.prototype, 'Buffer');
-knownPrototypes.set(Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray');
 
 function prototypeChain(object) {
   const chain = [];
+  const known = wellKnownPrototypes();
   for (let p = Object.getPrototypeOf(object); p !== null; p = Object.getPrototypeOf(p)) {
-    chain.push(knownPrototypes.get(p) ?? '?');
+    chain.push(known.get(p) ?? '?');
   }
   return chain;
 }
