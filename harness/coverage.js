@@ -24,7 +24,9 @@ const lengthClasses = [0, 1, 63, 64, 65, 4096, 65536, 1 << 20];
 // legacy formats V8 only reads, transfers and shared memory (which the IPC
 // codec has no delegate for), immutable buffers (behind a V8 flag), views
 // (written as host objects), and the hole (an array emptied while it is
-// being written). Listed apart, and only when a frame held one.
+// being written). Listed apart, and only when a frame held one: so far only
+// frames that read out of step do, such as the reference codec's frame of a
+// view whose `buffer` or `length` a recipe replaced.
 const unwrittenTags = new Set(['the-hole', 'verify-object-count', 'immutable-array-buffer', 'utf8-string', 'uint32',
   'array-buffer-view', 'wasm-memory-transfer', 'shared-object', 'array-buffer-transfer', 'shared-array-buffer',
   'wasm-module-transfer']);
@@ -194,7 +196,7 @@ function renderCoverage(total = gather()) {
   const unwritten = [...unwrittenTags].map((name) => [name, total.get(`tag\t${name}`) ?? 0]).filter(([, n]) => n > 0);
   if (unwritten.length) {
     const cells = unwritten.map(([name, n]) => `${name} ${n}`).join(', ');
-    lines.push(`  tags no recipe should make a serializer write: ${cells}`);
+    lines.push(`  tags no value should make a serializer write (read out of step?): ${cells}`);
   }
   return lines.join('\n');
 }
