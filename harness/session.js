@@ -1,8 +1,9 @@
 'use strict';
 // Two sides under comparison, each a codec in a node binary, and the checks
 // that run one input through both. Each binary gets one worker process for
-// checks run an operation at a time; checks of many inputs at once go
-// through batches.js.
+// checks run an operation at a time, where the operations the checks in
+// flight ask for together go as one request (worker-process.js); checks of
+// many inputs at once go through batches.js.
 
 const path = require('node:path');
 const { WorkerProcess } = require('./worker-process');
@@ -53,7 +54,7 @@ class Session {
 
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs });
+      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: true });
       if (this.closed) worker.close();
       this.workers.set(nodePath, worker);
     }
