@@ -39,7 +39,8 @@ class WorkerProcess {
     this.nextRecipe = 0;
     this.queue = [];     // requests sent and not answered, oldest first
     this.nextId = 1;
-    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    // gathered: `many` requests, each of several requests (counted in `requests`)
+    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0, gathered: 0 };
     this.child = null;
     this.spare = null;
   }
@@ -84,6 +85,7 @@ class WorkerProcess {
       this.#enqueue(subs[0]);
       return;
     }
+    this.stats.gathered++;
     this.#enqueue({
       message: { op: 'many' }, subs,
       resolve: () => {}, reject: (err) => { for (const sub of subs) sub.reject(err); },
