@@ -70,30 +70,36 @@ describe('batches of checks', function () {
     }
   });
 
+  // What a run of the engine found and saved, with a session made by `open`.
+  async function findings(open, property, runs) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
+    const session = open();
+    try {
+      const summary = await runProperties({
+        session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
+      });
+      const saved = summary.findings.map((f) => {
+        const meta = FindingStore.read(f.folder);
+        return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
+      }).sort((x, y) => x.signature.localeCompare(y.signature));
+      // Which known entries were met, not how often: whether an unaligned
+      // view is copied depends on where Buffer's pool stands in each process.
+      return { runs: summary.runs, known: Object.keys(summary.known).sort(), saved, stats: session.stats() };
+    } finally {
+      session.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
   // The same seed both ways: in-process batches and the per-operation path.
   for (const [property, runs] of [['value', 240], ['frame', 400], ['stream', 400]]) {
     it(`finds the same differences both ways: ${property}`, async function () {
       const both = [];
       for (const inProcess of [true, false]) {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
         // A time limit no loaded machine reaches: a hang must not depend on the load.
-        const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess });
-        try {
-          const summary = await runProperties({
-            session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
-          });
-          const saved = summary.findings.map((f) => {
-            const meta = FindingStore.read(f.folder);
-            return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
-          }).sort((x, y) => x.signature.localeCompare(y.signature));
-          const batchWorker = session.batches.workers.length + session.batches.retired.length > 0;
-          // Which known entries were met, not how often: whether an unaligned
-          // view is copied depends on where Buffer's pool stands in each process.
-          both.push({ runs: summary.runs, known: Object.keys(summary.known).sort(), saved, batchWorker });
-        } finally {
-          session.close();
-          fs.rmSync(dir, { recursive: true, force: true });
-        }
+        const open = () => new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess });
+        const { stats, ...found } = await findings(open, property, runs);
+        both.push({ ...found, batchWorker: stats.batched > 0 });
       }
       const [inProcess, perOperation] = both;
       assert.equal(inProcess.batchWorker, true);
@@ -104,6 +110,29 @@ describe('batches of checks', function () {
       if (property === 'value') assert.ok(inProcess.saved.length > 0);
       assert.ok(inProcess.known.length > 0);
       assert.equal(inProcess.runs, runs);
+    });
+  }
+
+  // Two binaries (the gate's case): the operations of the checks in flight go
+  // to each side's worker together, or one by one; the same findings either way.
+  for (const [property, runs] of [['value', 240], ['frame', 400], ['stream', 400]]) {
+    it(`finds the same differences across two binaries, operations gathered or not: ${property}`, async function () {
+      const both = [];
+      for (const gather of [true, false]) {
+        const open = () => new Session({
+          a: { codec: 'builtin', node: '26.3.1' }, b: { codec: 'native', node: '26.10.0' }, timeoutMs: 120_000, gather,
+        });
+        const { stats, ...found } = await findings(open, property, runs);
+        both.push({ ...found, gathered: stats.gathered > 0 });
+      }
+      const [gathered, alone] = both;
+      assert.equal(gathered.gathered, true);
+      assert.equal(alone.gathered, false);
+      assert.deepEqual(gathered, { ...alone, gathered: true });
+      // Not an agreement on nothing: the value property saves differences, a
+      // crash of the native codec among them, found where it was gathered with others.
+      if (property === 'value') assert.ok(gathered.saved.some((f) => f.signature.startsWith('crash/')));
+      assert.equal(gathered.runs, runs);
     });
   }
 });
