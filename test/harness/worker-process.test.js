@@ -65,15 +65,18 @@ describe('WorkerProcess', function () {
     });
 
     it('are answered each with its own outcome, in one request', async function () {
-      const outcomes = await Promise.all([serialize('js'), serialize('js', { tree: true })].map((r) => worker.request(r)));
-      assert.deepEqual(outcomes.map((o) => [o.kind, o.bytes]), [['ok', '00000004ff0f4902'], ['ok', '00000004ff0f4902']]);
+      const requests = [serialize('js'), serialize('js', { tree: true })];
+      const outcomes = await Promise.all(requests.map((r) => worker.request(r)));
+      const one = ['ok', '00000004ff0f4902'];
+      assert.deepEqual(outcomes.map((o) => [o.kind, o.bytes]), [one, one]);
       assert.ok(outcomes[1].inputTree && !outcomes[0].inputTree, 'each request was run as sent');
       assert.equal(worker.stats.gathered, 1);
       assert.equal(worker.stats.requests, 2);
     });
 
     it('give the crash to the request that crashes, and the others their outcomes', async function () {
-      const requests = [serialize('js'), serialize(fixture('abort.js')), serialize('js'), serialize(fixture('abort.js'))];
+      const abort = serialize(fixture('abort.js'));
+      const requests = [serialize('js'), abort, serialize('js'), abort];
       const outcomes = await Promise.all(requests.map((r) => worker.request(r)));
       assert.equal(outcomes.map((o) => o.kind[0]).join(''), 'ococ');
       assert.equal(outcomes[1].signal, 'SIGABRT');
@@ -91,7 +94,8 @@ describe('WorkerProcess', function () {
 
     it('send a recipe again to the process that took over', async function () {
       const shared = { recipe: { k: 'string', v: 'xy' } };
-      const twice = () => Promise.all([0, 1].map(() => worker.request({ op: 'serialize', codec: 'js', input: shared })));
+      const request = { op: 'serialize', codec: 'js', input: shared };
+      const twice = () => Promise.all([0, 1].map(() => worker.request(request)));
       const first = await twice();
       await worker.request(serialize(fixture('abort.js')));
       const again = await twice();
