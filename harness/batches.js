@@ -16,7 +16,9 @@ const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
 
-const kInFlight = 8;
+// Per-operation checks in flight: their operations for one worker go together
+// (worker-process.js), a turn of fast-check's inputs at a time.
+const kInFlight = 64;
 const kSettleMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so
 // the process that draws them needs little of a core of its own.

@@ -1,8 +1,9 @@
 'use strict';
 // Two sides under comparison, each a codec in a node binary, and the checks
 // that run one input through both. Each binary gets one worker process for
-// checks run an operation at a time; checks of many inputs at once go
-// through batches.js.
+// checks run an operation at a time, where the operations the checks in
+// flight ask for together go as one request (worker-process.js); checks of
+// many inputs at once go through batches.js.
 
 const path = require('node:path');
 const { WorkerProcess } = require('./worker-process');
@@ -38,13 +39,15 @@ function checkSide(side) {
 class Session {
   // sides: { a: { codec, node }, b: { codec, node } }, node as a path or version;
   // inProcess: false runs checkMany an operation at a time even when both codecs share a binary;
-  // screen: what keeps an input out of a batch (see batches.js).
-  constructor({ a, b, timeoutMs, inProcess = true, screen }) {
+  // screen: what keeps an input out of a batch (see batches.js);
+  // gather: false sends each operation of a check on its own (see worker-process.js).
+  constructor({ a, b, timeoutMs, inProcess = true, screen, gather = true }) {
     this.sides = {};
     for (const [name, side] of Object.entries({ a, b })) {
       this.sides[name] = checkSide({ codec: resolveCodec(side.codec), node: resolveNode(side.node) });
     }
     this.timeoutMs = timeoutMs;
+    this.gather = gather;
     this.workers = new Map();
     this.freshWorkers = new Set();
     this.closed = false;
@@ -53,7 +56,7 @@ class Session {
 
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs });
+      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: this.gather });
       if (this.closed) worker.close();
       this.workers.set(nodePath, worker);
     }
@@ -95,7 +98,7 @@ class Session {
   }
 
   stats() {
-    const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    const total = { requests: 0, crashes: 0, hangs: 0, restarts: 0, gathered: 0 };
     const workers = [...this.workers.values(), ...this.batches.workers, ...this.batches.retired];
     for (const w of workers) for (const k of Object.keys(total)) total[k] += w.stats[k];
     total.batched = this.batches.checked;  // each at least two codec calls, in one request of a batch

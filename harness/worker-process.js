@@ -6,7 +6,10 @@
 // the first such loss a spare process is kept booted, so that a codec that
 // crashes often costs a switch, not a node start, per crash. A request may
 // be answered in parts (a batch of checks, one part per input, sent a few
-// at a time): each message of parts restarts its time limit.
+// at a time): each message of parts restarts its time limit. Requests made
+// together may go as one (`gather`); when that one loses its process, each
+// of them is sent again alone, so that a crash or hang is blamed as it would
+// have been had they gone one by one.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -19,13 +22,25 @@ const workerMain = path.join(__dirname, 'worker.js');
 const extraFlags = (process.env.IPCFUZZ_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 const kStderrTail = 4096;
 
+// Resolves a request with its outcome, or rejects it with the worker's fault.
+function settle(entry, { outcome, fault }) {
+  if (!fault) entry.resolve(outcome);
+  else entry.reject(new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message));
+}
+
 class WorkerProcess {
-  constructor(nodePath, { timeoutMs = 10_000 } = {}) {
+  // gather: requests made in one turn of the event loop go as one (see #sendGathered).
+  constructor(nodePath, { timeoutMs = 10_000, gather = false } = {}) {
     this.nodePath = nodePath;
     this.timeoutMs = timeoutMs;
+    this.gather = gather;
+    this.gathered = [];  // requests of this turn of the event loop, not sent yet
+    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every process
+    this.nextRecipe = 0;
     this.queue = [];     // requests sent and not answered, oldest first
     this.nextId = 1;
-    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    // gathered: `many` requests, each of several requests (counted in `requests`)
+    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0, gathered: 0 };
     this.child = null;
     this.spare = null;
   }
@@ -39,13 +54,71 @@ class WorkerProcess {
     if (this.closed) return Promise.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     this.stats.requests++;
     return new Promise((resolve, reject) => {
-      const entry = { message: { ...message, id: this.nextId++ }, resolve, reject, onPart, wire };
-      const wasIdle = this.queue.length === 0;
-      this.queue.push(entry);
-      this.#ensureStarted();
-      this.#send(entry);
-      if (wasIdle) this.#armTimer();  // the new request is the one being worked on
+      if (this.gather && !onPart && !wire) {
+        this.gathered.push({ message, resolve, reject });
+        if (this.gathered.length === 1) setImmediate(() => this.#sendGathered());
+        return;
+      }
+      this.#enqueue({ message, resolve, reject, onPart, wire });
     });
+  }
+
+  #enqueue(entry) {
+    entry.message = { ...entry.message, id: this.nextId++ };
+    const wasIdle = this.queue.length === 0;
+    this.queue.push(entry);
+    this.#ensureStarted();
+    this.#send(entry);
+    if (wasIdle) this.#armTimer();  // the new request is the one being worked on
+  }
+
+  // The operations asked for in one turn of the event loop, as one `many`
+  // request: the checks in flight each ask for their next operation when the
+  // answer before comes, so they ask together.
+  #sendGathered() {
+    const subs = this.gathered.splice(0);
+    if (this.closed) {
+      for (const sub of subs) sub.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
+      return;
+    }
+    if (subs.length === 1) {
+      this.#enqueue(subs[0]);
+      return;
+    }
+    this.stats.gathered++;
+    this.#enqueue({
+      message: { op: 'many' }, subs,
+      resolve: () => {}, reject: (err) => { for (const sub of subs) sub.reject(err); },
+      wire: (child) => this.#numbered(subs.map((sub) => sub.message), child),
+    });
+  }
+
+  // The requests with their recipes as numbers, and the recipes that process
+  // was not sent yet: a recipe of the frame and stream pools comes back again
+  // and again, and reading it costs more than the operation.
+  #numbered(requests, child) {
+    child.recipesSent ??= new Set();
+    const recipes = [];
+    const numbered = requests.map((request) => {
+      const recipe = request.input?.recipe;
+      if (recipe === null || typeof recipe !== 'object') return request;
+      let n = this.recipeNumbers.get(recipe);
+      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
+      if (!child.recipesSent.has(n)) {
+        child.recipesSent.add(n);
+        recipes.push([n, recipe]);
+      }
+      const { recipe: _, ...input } = request.input;
+      return { ...request, input: { ...input, recipeNo: n } };
+    });
+    return { requests: numbered, recipes };
+  }
+
+  // The operations of a `many` request that lost its process, each a request
+  // of its own in its place, so that a crash or a hang is that operation's.
+  #split(entry) {
+    const alone = entry.subs.map((sub) => ({ ...sub, message: { ...sub.message, id: this.nextId++ } }));
+    this.queue.splice(this.queue.indexOf(entry), 1, ...alone);
   }
 
   // Ends the process and every request still waiting for it, for good. An
@@ -61,7 +134,9 @@ class WorkerProcess {
     else child?.kill('SIGKILL');
     this.spare?.kill('SIGKILL');
     this.spare = null;
-    for (const entry of this.queue.splice(0)) entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
+    for (const entry of [...this.queue.splice(0), ...this.gathered.splice(0)]) {
+      entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
+    }
   }
 
   // Ends the process as close() does, after waiting up to `ms` for it to be
@@ -119,6 +194,11 @@ class WorkerProcess {
     if (this.queue.length === 0) return;
     const head = this.queue[0];
     this.timer = setTimeout(() => {
+      if (head.subs) {
+        this.#split(head);
+        this.#restart();
+        return;
+      }
       this.queue.shift();
       const unbuilt = unfinishedBuild(head.message, head.built, this.timeoutMs);
       if (!unbuilt) this.stats.hangs++;
@@ -127,7 +207,7 @@ class WorkerProcess {
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault, built, parts }) {
+  #answer({ id, outcome, fault, built, parts, many }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
     if (built) {
@@ -141,12 +221,8 @@ class WorkerProcess {
       return;
     }
     this.queue.shift();
-    if (fault) {
-      const Err = fault.kind === 'usage' ? UsageError : EnvironmentError;
-      head.reject(new Err(fault.message));
-    } else {
-      head.resolve(outcome);
-    }
+    if (many) many.forEach((answer, i) => settle(head.subs[i], answer));
+    else settle(head, { outcome, fault });
     this.#armTimer();
     this.#keepSpare();
   }
@@ -155,6 +231,11 @@ class WorkerProcess {
     if (child !== this.child) return;
     this.child = null;
     clearTimeout(this.timer);
+    if (this.queue[0]?.subs) {
+      this.#split(this.queue[0]);
+      this.#resendQueue();
+      return;
+    }
     const head = this.queue.shift();
     if (!head) return;
     this.stats.crashes++;

@@ -5,7 +5,8 @@
 // A request that crashes or hangs this process is answered by the parent,
 // which is told when a value module has been built, so that a module that
 // never returns is blamed on itself, not on the codec. A `checks` request
-// runs whole checks with both codecs in this process (see batches.js).
+// runs whole checks with both codecs in this process (see batches.js); a
+// `many` request, operations gathered for this process (see worker-process.js).
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
@@ -63,8 +64,26 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   return { kind: 'ok', checked: inputs.length };
 }
 
+// Recipes of `many` requests by the number the parent gave each (see worker-process.js).
+const numbered = new Map();
+
+// The operations of a `many` request, in order, each answered as it would be
+// alone ({ outcome } or { fault }), all in one answer.
+function many({ requests, recipes: added = [] }) {
+  for (const [number, recipe] of added) numbered.set(number, recipe);
+  return requests.map((request) => {
+    if (request.input?.recipeNo !== undefined) {
+      const { recipeNo, ...input } = request.input;
+      request.input = { ...input, recipe: numbered.get(recipeNo) };
+    }
+    const { outcome, fault } = handle(request);
+    return fault ? { fault } : { outcome };
+  });
+}
+
 function handle(request) {
   try {
+    if (request.op === 'many') return { id: request.id, many: many(request) };
     return { id: request.id, outcome: request.op === 'checks' ? checks(request) : ops[request.op](request) };
   } catch (err) {
     const kind = err instanceof UsageError ? 'usage' : 'environment';

@@ -20,6 +20,7 @@ const kRunsPerTurn = 40;
 // for its screened inputs (see batches.js), which a crash of the
 // per-operation worker delays, while the batch workers go on with the others.
 const kTurnsPerWorker = 4;
+const kTurnsAhead = 2;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
@@ -42,10 +43,11 @@ async function runProperties(options) {
   });
   // Turns drawn and sent to be checked ahead of the one looked at, so that
   // a batch worker always has one queued while the host reads another.
-  // Per-operation checks (an adapter, a second binary) share one worker with
-  // a shrink: drawn ahead, they would queue before it.
+  // Per-operation checks share one worker per binary with a shrink: of an
+  // adapter, drawn ahead, they would queue before it; of two binaries, a few
+  // turns ahead keep the workers busy while the host reads and draws.
   const { batches } = options.session;
-  const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : 0;
+  const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : batches.width > 1 ? kTurnsAhead : 0;
   const ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
     const wanted = plan(turn, state.runs);

@@ -70,40 +70,71 @@ describe('batches of checks', function () {
     }
   });
 
-  // The same seed both ways: in-process batches and the per-operation path.
-  for (const [property, runs] of [['value', 240], ['frame', 400], ['stream', 400]]) {
-    it(`finds the same differences both ways: ${property}`, async function () {
-      const both = [];
-      for (const inProcess of [true, false]) {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
-        // A time limit no loaded machine reaches: a hang must not depend on the load.
-        const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess });
-        try {
-          const summary = await runProperties({
-            session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
-          });
-          const saved = summary.findings.map((f) => {
-            const meta = FindingStore.read(f.folder);
-            return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
-          }).sort((x, y) => x.signature.localeCompare(y.signature));
-          const batchWorker = session.batches.workers.length + session.batches.retired.length > 0;
-          // Which known entries were met, not how often: whether an unaligned
-          // view is copied depends on where Buffer's pool stands in each process.
-          both.push({ runs: summary.runs, known: Object.keys(summary.known).sort(), saved, batchWorker });
-        } finally {
-          session.close();
-          fs.rmSync(dir, { recursive: true, force: true });
+  // What a run of the engine found and saved, with a session made by `open`.
+  async function findings(open, property, runs) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));
+    const session = open();
+    try {
+      const summary = await runProperties({
+        session, known: loadKnown(), store: new FindingStore(dir), seed: 20261123, runs, only: [property],
+      });
+      const saved = summary.findings.map((f) => {
+        const meta = FindingStore.read(f.folder);
+        return { signature: meta.signature, origin: meta.origin, input: meta.input, path: path.basename(f.folder) };
+      }).sort((x, y) => x.signature.localeCompare(y.signature));
+      // Which known entries were met, not how often: whether an unaligned
+      // view is copied depends on where Buffer's pool stands in each process.
+      return { runs: summary.runs, known: Object.keys(summary.known).sort(), saved, stats: session.stats() };
+    } finally {
+      session.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  // The same seed both ways, with `open(on)` making the session: in one binary,
+  // whole checks in batch workers or the per-operation path; across two (the
+  // gate's case), the operations of the checks in flight gathered into one
+  // request per worker, or each sent alone. used(stats): whether the way was taken.
+  const ways = [
+    {
+      name: 'in one binary, whole checks in batches or one operation at a time',
+      // A time limit no loaded machine reaches: a hang must not depend on the load.
+      open: (inProcess) => new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 120_000, inProcess }),
+      used: (stats) => stats.batched > 0,
+      saves: 'the value property saves differences',
+    },
+    {
+      name: 'across two binaries, operations gathered or not',
+      open: (gather) => new Session({
+        a: { codec: 'builtin', node: '26.3.1' }, b: { codec: 'native', node: '26.10.0' }, timeoutMs: 120_000, gather,
+      }),
+      used: (stats) => stats.gathered > 0,
+      // A crash of the native codec, found where its operation was gathered with others.
+      saves: 'the value property saves a crash',
+      crash: true,
+    },
+  ];
+  for (const way of ways) {
+    for (const [property, runs] of [['value', 240], ['frame', 400], ['stream', 400]]) {
+      it(`finds the same differences ${way.name}: ${property}`, async function () {
+        const both = [];
+        for (const on of [true, false]) {
+          const { stats, ...found } = await findings(() => way.open(on), property, runs);
+          both.push({ ...found, used: way.used(stats) });
         }
-      }
-      const [inProcess, perOperation] = both;
-      assert.equal(inProcess.batchWorker, true);
-      assert.equal(perOperation.batchWorker, false);
-      assert.deepEqual(inProcess, { ...perOperation, batchWorker: true });
-      // Not an agreement on nothing: the value property finds and saves
-      // differences, and every property meets known ones.
-      if (property === 'value') assert.ok(inProcess.saved.length > 0);
-      assert.ok(inProcess.known.length > 0);
-      assert.equal(inProcess.runs, runs);
-    });
+        const [yes, no] = both;
+        assert.equal(yes.used, true);
+        assert.equal(no.used, false);
+        assert.deepEqual(yes, { ...no, used: true });
+        // Not an agreement on nothing: the value property finds and saves
+        // differences, and every property meets known ones.
+        if (property === 'value') {
+          const saved = yes.saved.filter((f) => !way.crash || f.signature.startsWith('crash/'));
+          assert.ok(saved.length > 0, way.saves);
+        }
+        assert.ok(yes.known.length > 0);
+        assert.equal(yes.runs, runs);
+      });
+    }
   }
 });

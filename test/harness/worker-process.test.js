@@ -53,6 +53,64 @@ describe('WorkerProcess', function () {
     });
   });
 
+  // Requests made together go as one; when that one loses its process, each
+  // is sent again alone, so that only the request at fault gets the crash or hang.
+  describe('requests gathered into one', function () {
+    let worker;
+    beforeEach(function () {
+      worker = new WorkerProcess(node26, { timeoutMs: 1500, gather: true });
+    });
+    afterEach(function () {
+      worker.close();
+    });
+
+    it('are answered each with its own outcome, in one request', async function () {
+      const requests = [serialize('js'), serialize('js', { tree: true })];
+      const outcomes = await Promise.all(requests.map((r) => worker.request(r)));
+      const one = ['ok', '00000004ff0f4902'];
+      assert.deepEqual(outcomes.map((o) => [o.kind, o.bytes]), [one, one]);
+      assert.ok(outcomes[1].inputTree && !outcomes[0].inputTree, 'each request was run as sent');
+      assert.equal(worker.stats.gathered, 1);
+      assert.equal(worker.stats.requests, 2);
+    });
+
+    it('give the crash to the request that crashes, and the others their outcomes', async function () {
+      const abort = serialize(fixture('abort.js'));
+      const requests = [serialize('js'), abort, serialize('js'), abort];
+      const outcomes = await Promise.all(requests.map((r) => worker.request(r)));
+      assert.equal(outcomes.map((o) => o.kind[0]).join(''), 'ococ');
+      assert.equal(outcomes[1].signal, 'SIGABRT');
+      assert.equal(worker.stats.crashes, 2);
+      assert.equal(worker.stats.gathered, 1);
+    });
+
+    it('give the hang to the request that hangs, and the others their outcomes', async function () {
+      const requests = [serialize('js'), serialize(fixture('hang.js')), serialize('js')];
+      const outcomes = await within(Promise.all(requests.map((r) => worker.request(r))), 8000);
+      assert.deepEqual(outcomes[1], { kind: 'hang', ms: 1500 });
+      assert.deepEqual([outcomes[0].kind, outcomes[2].kind], ['ok', 'ok']);
+      assert.equal(worker.stats.hangs, 1);
+    });
+
+    it('send a recipe again to the process that took over', async function () {
+      const shared = { recipe: { k: 'string', v: 'xy' } };
+      const request = { op: 'serialize', codec: 'js', input: shared };
+      const twice = () => Promise.all([0, 1].map(() => worker.request(request)));
+      const first = await twice();
+      await worker.request(serialize(fixture('abort.js')));
+      const again = await twice();
+      assert.deepEqual(again, first);
+      assert.equal(first[0].kind, 'ok');
+      assert.equal(worker.stats.gathered, 2);
+    });
+
+    it('end with a stopped error when the worker is closed first', async function () {
+      const pending = worker.request(serialize('js'));
+      worker.close();
+      await assert.rejects(pending, StoppedError);
+    });
+  });
+
   describe('a codec that never returns', function () {
     const worker = useWorker(400);
 
