@@ -16,21 +16,40 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const launcher = path.join(os.tmpdir(), `ipcfuzz-node-${process.pid}.sh`);
-fs.writeFileSync(launcher,
-  `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
-process.on('exit', () => fs.rmSync(launcher, { force: true }));
-process.argv[0] = launcher;
 const instrumented = {
   'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/hosts.js',
     'harness/codecs/js.js', 'harness/annotate.js', 'harness/coverage.js'],
 };
-const includes = instrumented[path.basename(process.argv[2] ?? '')] ?? [];
-const libFuzzerArgs = process.argv.indexOf('--');
-// Jazzer.js gives libFuzzer a -timeout of its own (5 s unless told) after the
-// flags given to it, so libFuzzer's -timeout is passed on as Jazzer.js's.
-const timeout = process.argv.slice(libFuzzerArgs + 1).map((a) => /^-timeout=(\d+)$/.exec(a)?.[1]).findLast(Boolean);
-process.argv.splice(libFuzzerArgs === -1 ? process.argv.length : libFuzzerArgs, 0, '--disable_bug_detectors=.*',
-  ...includes.map((file) => `--includes=${path.join(__dirname, '..', '..', file)}`),
-  ...(libFuzzerArgs !== -1 && timeout ? [`--timeout=${timeout * 1000}`] : []));
-require('@jazzer.js/core/dist/cli.js');
+
+// The Jazzer.js flags this launcher adds before libFuzzer's (after `--`).
+// libFuzzer's fork, merge and minimize modes run the same command line
+// again, this launcher included: a flag already there is not added twice
+// (Jazzer.js refuses a second --timeout).
+function withJazzerFlags(argv) {
+  const includes = instrumented[path.basename(argv[2] ?? '')] ?? [];
+  const libFuzzerArgs = argv.indexOf('--');
+  const ours = libFuzzerArgs === -1 ? argv : argv.slice(0, libFuzzerArgs);
+  // Jazzer.js gives libFuzzer a -timeout of its own (5 s unless told) after the
+  // flags given to it, so libFuzzer's -timeout is passed on as Jazzer.js's.
+  const timeout = libFuzzerArgs === -1 ? undefined :
+    argv.slice(libFuzzerArgs + 1).map((a) => /^-timeout=(\d+)$/.exec(a)?.[1]).findLast(Boolean);
+  const present = (flag) => ours.includes(flag) ||
+    (flag.startsWith('--timeout=') && ours.some((a) => a.startsWith('--timeout=')));
+  const flags = ['--disable_bug_detectors=.*',
+    ...includes.map((file) => `--includes=${path.join(__dirname, '..', '..', file)}`),
+    ...(timeout ? [`--timeout=${timeout * 1000}`] : [])].filter((flag) => !present(flag));
+  const at = libFuzzerArgs === -1 ? argv.length : libFuzzerArgs;
+  return [...argv.slice(0, at), ...flags, ...argv.slice(at)];
+}
+
+if (require.main === module) {
+  const launcher = path.join(os.tmpdir(), `ipcfuzz-node-${process.pid}.sh`);
+  fs.writeFileSync(launcher,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
+  process.on('exit', () => fs.rmSync(launcher, { force: true }));
+  process.argv = withJazzerFlags(process.argv);
+  process.argv[0] = launcher;
+  require('@jazzer.js/core/dist/cli.js');
+}
+
+module.exports = { withJazzerFlags };
