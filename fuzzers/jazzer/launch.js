@@ -42,7 +42,8 @@ function withJazzerFlags(argv) {
   return [...argv.slice(0, at), ...flags, ...argv.slice(at)];
 }
 
-if (require.main === module) {
+// Runs Jazzer.js's command line on process.argv: [node, launch.js, target, ...].
+function launch() {
   const launcher = path.join(os.tmpdir(), `ipcfuzz-node-${process.pid}.sh`);
   fs.writeFileSync(launcher,
     `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
@@ -52,4 +53,6 @@ if (require.main === module) {
   require('@jazzer.js/core/dist/cli.js');
 }
 
-module.exports = { withJazzerFlags };
+if (require.main === module) launch();
+
+module.exports = { withJazzerFlags, launch };

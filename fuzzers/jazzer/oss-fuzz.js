@@ -19,4 +19,4 @@ if (args.includes('-minimize_crash=1') && !process.env.IPCFUZZ_ONLY_SIGNATURE) {
   if (head) process.env.IPCFUZZ_ONLY_SIGNATURE = head.signature;
 }
 process.argv = [process.argv[0], path.join(__dirname, 'launch.js'), target, '--sync', '--', ...args];
-require('./launch');
+require('./launch').launch();
