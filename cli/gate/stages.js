@@ -167,8 +167,9 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   for (const status of jazzerRun.statuses) {
     for (const f of status.findings.values()) if (f.folder) collector.adopt(f.folder, `fuzz: jazzer ${status.target}`);
     const signatures = [...status.findings.keys()].filter((signature) => !isSharedDefect(signature));
-    cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds,
-      failure: signatures.length ? { message: signatures.join('; ') } : undefined });
+    const failure = status.gaveUp ? { message: `stopped early: ${status.gaveUp}`, type: 'target-stopped' } :
+      signatures.length ? { message: signatures.join('; ') } : undefined;
+    cases.push({ name: `jazzer ${status.target} (${status.totalExecs ?? status.execs} execs)`, seconds, failure });
   }
 }
 

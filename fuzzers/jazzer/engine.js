@@ -24,6 +24,8 @@ const { StoppedError } = require('../../harness/errors');
 const targets = ['value', 'frame', 'stream'];
 const launcher = path.join(__dirname, 'launch.js');
 const kMaxRestarts = 25;
+// Ends in a row that saved no input before a target is given up.
+const kMaxUnsaved = 3;
 // Node and Jazzer.js start before libFuzzer's clock does; a target still
 // running a grace after its time is killed with its whole process group.
 const kStartSeconds = 2;
@@ -162,11 +164,12 @@ async function recordArtifact(file, { target, session, known, store, status }) {
 async function runTarget(target, options) {
   const status = {
     target, execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
-    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed: [],
+    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed: [], unsaved: [], gaveUp: undefined,
   };
   options.statuses.push(status);
   const { deadline } = options;
   let execsBefore = 0;
+  let unsavedInARow = 0;
   while (Date.now() < deadline - 1000 && status.restarts <= kMaxRestarts && !options.stop.stopped) {
     const left = deadline - Date.now();
     const seconds = Math.max(1, Math.floor(left / 1000) - kStartSeconds);
@@ -177,8 +180,21 @@ async function runTarget(target, options) {
     status.totalExecs = execsBefore;
     if (ended.code === 0) break;
     if (!ended.artifacts.length) {
-      throw new Error(`jazzer ${target} exited with ${ended.signal ?? ended.code} and saved no input:\n${ended.tail.slice(-1500)}`);
+      // A codec that corrupts memory can end the target where libFuzzer saves
+      // nothing: a second fault inside its crash handler, or a fault between
+      // inputs. The next start runs the same corpus first, so a crash that
+      // comes back is usually saved then.
+      const how = String(ended.signal ?? ended.code);
+      status.unsaved.push(how);
+      if (++unsavedInARow >= kMaxUnsaved) {
+        const last = ended.tail.trim().split('\n').slice(-3).join(' | ');
+        status.gaveUp = `ended ${kMaxUnsaved} times in a row without saving its input (last: ${how}; ${last})`;
+        break;
+      }
+      status.restarts++;
+      continue;
     }
+    unsavedInARow = 0;
     try {
       for (const file of ended.artifacts) {
         await recordArtifact(file, { ...options, target, status });

@@ -115,6 +115,29 @@ describe('Jazzer.js engine', function () {
     assert.equal(repro.signal, 'SIGSEGV', repro.stdout + repro.stderr);
   });
 
+  // A target that dies where libFuzzer saves nothing (here a stand-in for the
+  // node binary that segfaults at once) is started again, and given up after
+  // a few such ends in a row; the run goes on and says why.
+  it('starts a target again when it dies without saving an input, and gives it up in the end', async function () {
+    const { runJazzer } = require('../../fuzzers/jazzer/engine');
+    const { FindingStore } = require('../../harness/findings');
+    const { loadKnown } = require('../../harness/known');
+    const dying = path.join(out, 'dying-node');
+    fs.writeFileSync(dying, '#!/bin/sh\necho "==$$== Segmentation Fault" >&2\nkill -SEGV $$\n', { mode: 0o755 });
+    const sides = { a: { codec: 'js', node }, b: { codec: 'native', node: dying } };
+    const started = Date.now();
+    const { statuses: [status] } = await runJazzer({
+      sides, session: undefined, known: loadKnown(), seed: 1, only: ['value'], parallel: 1,
+      store: new FindingStore(path.join(out, 'dying', 'findings')), workDir: path.join(out, 'dying', 'work'),
+      seconds: 60,
+    });
+    assert.ok(Date.now() - started < 30_000, 'it kept starting the target');
+    assert.deepEqual(status.unsaved, ['SIGSEGV', 'SIGSEGV', 'SIGSEGV']);
+    assert.equal(status.restarts, 2);
+    assert.match(status.gaveUp, /3 times in a row without saving its input \(last: SIGSEGV; .*Segmentation Fault/);
+    assert.equal(status.findings.size, 0);
+  });
+
   // Saved findings are the user's (findings/ is not in git): each must still
   // replay the same way twice, and the output says whether it is fixed.
   it('replays the saved findings, each the same way twice', async function () {
