@@ -12,6 +12,7 @@
 // coverage.js runs on every frame). The check's own code (canonical forms,
 // comparisons) has compares and branches on every input that say little of
 // it, and instrumenting them cost a quarter of the target's time.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -42,17 +43,32 @@ function withJazzerFlags(argv) {
   return [...argv.slice(0, at), ...flags, ...argv.slice(at)];
 }
 
+// The script that stands for node in Jazzer.js's command line. There is one
+// per node binary, named by its path and kept: a target killed by a signal runs
+// no exit handler, so a script per process would be left behind by every
+// crash. It is written (atomically, for targets starting side by side) only
+// when missing or different.
+function nodeScript(execPath = process.execPath) {
+  const id = crypto.createHash('sha1').update(execPath).digest('hex').slice(0, 16);
+  const file = path.join(os.tmpdir(), `ipcfuzz-node-${id}.sh`);
+  const text = `#!/bin/sh\nexec ${JSON.stringify(execPath)} --expose-internals --no-warnings "$@"\n`;
+  let current;
+  try { current = fs.readFileSync(file, 'utf8'); } catch { /* not written yet */ }
+  if (current !== text) {
+    const tmp = `${file}.${process.pid}`;
+    fs.writeFileSync(tmp, text, { mode: 0o755 });
+    fs.renameSync(tmp, file);
+  }
+  return file;
+}
+
 // Runs Jazzer.js's command line on process.argv: [node, launch.js, target, ...].
 function launch() {
-  const launcher = path.join(os.tmpdir(), `ipcfuzz-node-${process.pid}.sh`);
-  fs.writeFileSync(launcher,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --expose-internals --no-warnings "$@"\n`, { mode: 0o755 });
-  process.on('exit', () => fs.rmSync(launcher, { force: true }));
   process.argv = withJazzerFlags(process.argv);
-  process.argv[0] = launcher;
+  process.argv[0] = nodeScript();
   require('@jazzer.js/core/dist/cli.js');
 }
 
 if (require.main === module) launch();
 
-module.exports = { withJazzerFlags, launch };
+module.exports = { withJazzerFlags, nodeScript, launch };

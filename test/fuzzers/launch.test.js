@@ -3,7 +3,9 @@
 // run the launcher's command line again, and Jazzer.js refuses a flag such as
 // --timeout given twice.
 const assert = require('node:assert/strict');
-const { withJazzerFlags } = require('../../fuzzers/jazzer/launch');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const { withJazzerFlags, nodeScript } = require('../../fuzzers/jazzer/launch');
 
 describe('Jazzer.js launcher', function () {
   const argv = ['node', '/x/launch.js', '/x/value.js', 'corpus', '--sync', '--', '-timeout=25', '-runs=10'];
@@ -26,5 +28,19 @@ describe('Jazzer.js launcher', function () {
     const frame = withJazzerFlags(['node', '/x/launch.js', '/x/frame.js', 'corpus', '--sync']);
     assert.ok(!frame.some((a) => a.startsWith('--includes=')));
     assert.ok(!frame.some((a) => a.startsWith('--timeout=')));
+  });
+
+  it('keeps one node script per binary, which runs that binary with the internals exposed', function () {
+    const script = nodeScript();
+    assert.equal(nodeScript(), script);
+    const other = nodeScript('/other/node');
+    fs.rmSync(other);
+    assert.notEqual(other, script);
+    const out = execFileSync(script, ['-p', "typeof require('internal/test/binding').internalBinding"],
+      { encoding: 'utf8' });
+    assert.equal(out.trim(), 'function');
+    fs.writeFileSync(script, '#!/bin/sh\nexit 3\n');
+    assert.equal(nodeScript(), script);
+    assert.match(fs.readFileSync(script, 'utf8'), /--expose-internals/);
   });
 });
