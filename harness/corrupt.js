@@ -18,8 +18,19 @@ function varint(value, { overlong = 0 } = {}) {
   return Buffer.from(out);
 }
 
-function segments(frame, field) {
-  return annotateFrame(frame).segments.filter((s) => s.field === field);
+// `layout` is the frame's annotation; corruptions read positions from it.
+// The segments of a field (of every field under it, for a name ending in a
+// dot), listed once per layout: a frame corrupted many times keeps its layout.
+const byField = new WeakMap();
+
+function segments(layout, field) {
+  if (!byField.has(layout)) byField.set(layout, new Map());
+  const index = byField.get(layout);
+  if (!index.has(field)) {
+    const under = field.endsWith('.');
+    index.set(field, layout.segments.filter((s) => (under ? s.field.startsWith(field) : s.field === field)));
+  }
+  return index.get(field);
 }
 
 function splice(frame, start, end, bytes) {
@@ -32,34 +43,34 @@ function withPrefix(frame) {
 }
 
 // Replaces the nth segment of a field (wrapping around); unchanged when none.
-function replaceField(frame, field, nth, bytes) {
-  const found = segments(frame, field);
+function replaceField(frame, layout, field, nth, bytes) {
+  const found = segments(layout, field);
   if (!found.length) return frame;
   const seg = found[nth % found.length];
   return withPrefix(splice(frame, seg.start, seg.end, bytes));
 }
 
 const corruptions = {
-  'host-tag': (f, c) => replaceField(f, 'host.tag', c.nth, varint(c.value, c)),
-  'view-index': (f, c) => replaceField(f, 'host.index', c.nth, varint(c.value, c)),
-  'view-length': (f, c) => {
-    const found = segments(f, 'host.byteLength');
+  'host-tag': (f, c, layout) => replaceField(f, layout, 'host.tag', c.nth, varint(c.value, c)),
+  'view-index': (f, c, layout) => replaceField(f, layout, 'host.index', c.nth, varint(c.value, c)),
+  'view-length': (f, c, layout) => {
+    const found = segments(layout, 'host.byteLength');
     if (!found.length) return f;
     const seg = found[c.nth % found.length];
-    const current = annotateFrame(f).segments.find((s) => s.field === 'host.bytes' && s.start === seg.end);
+    const current = segments(layout, 'host.bytes').find((s) => s.start === seg.end);
     const length = (current ? current.end - current.start : 0) + c.delta;
     return withPrefix(splice(f, seg.start, seg.end, varint(Math.max(0, length))));
   },
   // A tag 1 host object whose copied value is a primitive.
-  'host-nonobject': (f, c) => {
-    const hosts = annotateFrame(f).values.filter((v) => v.tag === 'host-object');
+  'host-nonobject': (f, c, layout) => {
+    const hosts = layout.values.filter((v) => v.tag === 'host-object');
     if (!hosts.length) return f;
     const host = hosts[c.nth % hosts.length];
     return withPrefix(splice(f, host.start, host.end, Buffer.from([0x5c, 0x01, ...c.value])));
   },
   // Padding before a value shifts everything after it: views land unaligned.
-  padding: (f, c) => {
-    const tags = annotateFrame(f).segments.filter((s) => s.field.startsWith('tag.'));
+  padding: (f, c, layout) => {
+    const tags = segments(layout, 'tag.');
     if (!tags.length) return f;
     const at = tags[c.nth % tags.length].start;
     return withPrefix(splice(f, at, at, Buffer.alloc(c.count)));
@@ -75,8 +86,8 @@ const corruptions = {
     out.writeUInt32BE(Math.max(0, Math.min(0xffffffff, value)), 0);
     return out;
   },
-  version: (f, c) => {
-    const header = annotateFrame(f).segments.find((s) => s.field === 'header');
+  version: (f, c, layout) => {
+    const [header] = segments(layout, 'header');
     if (!header) return f;
     const bytes = c.value === null ? Buffer.alloc(0) : Buffer.from([0xff, ...varint(c.value)]);
     return withPrefix(splice(f, header.start, header.end, bytes));
@@ -89,10 +100,16 @@ const corruptions = {
   },
 };
 
-function applyCorruption(frame, corruption) {
+// Corruptions that find their place with the annotator.
+const located = new Set(['host-tag', 'view-index', 'view-length', 'host-nonobject', 'padding', 'version']);
+
+// A corrupted copy of `frame`. A caller that corrupts one frame many times
+// passes its annotation (annotateFrame(frame)) so that it is read only once.
+function applyCorruption(frame, corruption, annotation) {
   const apply = corruptions[corruption.k];
   if (!apply) throw new Error(`unknown corruption ${corruption.k}`);
-  return apply(Buffer.from(frame), corruption);
+  const layout = located.has(corruption.k) ? annotation ?? annotateFrame(frame) : null;
+  return apply(Buffer.from(frame), corruption, layout);
 }
 
 module.exports = { applyCorruption };

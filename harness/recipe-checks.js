@@ -7,15 +7,32 @@
 
 const { checks } = require('./checks');
 const { applyCorruption } = require('./corrupt');
+const { annotateFrame } = require('./annotate');
+const { frameOf } = require('./ops');
 const { chunkSizes } = require('./arbitraries/frames');
+
+// The frame of a serialize outcome, and its annotation, made once per
+// outcome: a process that checks many inputs gets the same outcome for a
+// recipe each time (FramesOnA, below) and corrupts it many ways.
+const framesOf = new WeakMap();
+
+function annotatedFrame(outcome) {
+  let annotated = framesOf.get(outcome);
+  if (!annotated) {
+    const frame = frameOf(outcome);
+    framesOf.set(outcome, annotated = { frame, annotation: annotateFrame(frame) });
+  }
+  return annotated;
+}
 
 // The frame codec a writes for a recipe, with a corruption applied when one
 // is given; null when it cannot serialize the recipe.
 function* frameOnA(recipe, corruption) {
   const [outcome] = yield [['a', { op: 'serialize', input: { recipe } }]];
   if (outcome.kind !== 'ok') return null;  // rejected, unbuildable, crashed
-  const frame = Buffer.from(outcome.bytes, 'hex');
-  return corruption ? applyCorruption(frame, corruption) : frame;
+  if (!corruption) return frameOf(outcome);
+  const { frame, annotation } = annotatedFrame(outcome);
+  return applyCorruption(frame, corruption, annotation);
 }
 
 // input: { recipe, corruption }: null when a cannot serialize the recipe.
