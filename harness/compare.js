@@ -285,6 +285,9 @@ function compareReads(ra, rb) {
   for (let i = 0; i < Math.max(ra.length, rb.length); i++) {
     const x = ra[i];
     const y = rb[i];
+    // Most reads of a stream cut byte by byte deliver nothing and fail on
+    // neither side: such a pair differs at most in buffering.
+    if (!x.delivered.length && !y.delivered.length && !x.error && !y.error && x.buffering === y.buffering) continue;
     const where = `read ${i + 1}`;
     for (let m = 0; m < Math.min(x.delivered.length, y.delivered.length); m++) {
       out.push(...compareOutcomes('stream', `${where}, message ${m + 1}`,
