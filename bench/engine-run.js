@@ -9,8 +9,10 @@
 //
 // It also writes, to --trace, the codec requests (serialize, deserialize,
 // roundtrip, stream) whose bare cost bench/bare-cost.js times: for
-// fast-check every request the run made, and every input a batch checked in
-// its worker (bare-cost.js runs its check to find its requests); for a
+// fast-check a random tenth of the requests the run made and of the inputs a
+// batch checked in its worker (bare-cost.js runs its check to find its
+// requests), since writing them all took a fifth of the frame target's rate;
+// its traceExecs are then a tenth of the run's execs. For a
 // Jazzer.js target the requests of its seed corpus and of the corpus the run
 // grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
@@ -36,21 +38,31 @@ const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
 // The trace's lines, written a megabyte at a time: a write per line would
 // cost the run itself as much as a batch worker's reply does. None is made
 // for a trace nobody reads (the untimed first run).
+// fast-check's trace holds one record in this many.
+const kTraceEvery = 10;
+
 class Trace {
   static kFlush = 1 << 20;
   // Where a recipe goes in the JSON of a frame or stream check, pasted in after.
   static kRecipe = '\u0000recipe';
 
-  constructor(file) {
+  // every: one record in `every`, drawn at random (a fixed stride could
+  // follow fast-check's bias, which grows along a turn), is written.
+  constructor(file, { every = 1 } = {}) {
     this.fd = fs.openSync(file, 'w');
     this.discard = file === os.devNull;
+    this.every = every;
     this.pending = [];
     this.size = 0;
     this.recipes = new WeakMap();  // recipe -> its JSON
   }
 
+  #skips() {
+    return this.discard || (this.every > 1 && Math.random() * this.every >= 1);
+  }
+
   write(record) {
-    if (this.discard) return;
+    if (this.#skips()) return;
     const line = `${JSON.stringify(record)}\n`;
     this.add(line);
   }
@@ -58,7 +70,7 @@ class Trace {
   // A check of a batch: the recipes of a frame or stream check come from a
   // small pool, each turned into JSON once, as the batch workers are sent them.
   writeCheck(check, input, codecs) {
-    if (this.discard) return;
+    if (this.#skips()) return;
     if (!onRecipes(check)) return this.write({ check, input, codecs });
     const texts = [];
     const shell = mapRecipes(check, input, (recipe) => {
@@ -118,7 +130,8 @@ async function fastCheck({ session, known, store, target, seconds, seed, trace }
   recordChecks(session, trace);
   const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
   return {
-    execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs, findings: s.findings.length,
+    execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs / trace.every,
+    findings: s.findings.length,
     workerCrashes: session.stats().crashes, workerHangs: session.stats().hangs,
   };
 }
@@ -188,7 +201,8 @@ async function main() {
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
   const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-  const trace = new Trace(values.trace);
+  // Jazzer.js's trace is its corpus, replayed after the run: all of it.
+  const trace = new Trace(values.trace, { every: values.engine === 'fast-check' ? kTraceEvery : 1 });
   try {
     coverage.collectInto(path.join(scratch, 'coverage'));
     const result = await engines[values.engine]({

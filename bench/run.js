@@ -122,7 +122,8 @@ function report(results, meta, files) {
       'they share (a first run shrinks and confirms the differences it finds before it fuzzes at full speed). ' +
       'Jazzer.js execs/s is counted from the end of the seed ' +
       'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +
-      '(fast-check: every request of the run; Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
+      '(fast-check: a random tenth of the requests and checks of the run, scaled up; ' +
+      'Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
       throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
