@@ -62,16 +62,14 @@ class Trace {
   }
 
   write(record) {
-    if (this.#skips()) return;
-    const line = `${JSON.stringify(record)}\n`;
-    this.add(line);
+    if (!this.#skips()) this.add(`${JSON.stringify(record)}\n`);
   }
 
   // A check of a batch: the recipes of a frame or stream check come from a
   // small pool, each turned into JSON once, as the batch workers are sent them.
   writeCheck(check, input, codecs) {
     if (this.#skips()) return;
-    if (!onRecipes(check)) return this.write({ check, input, codecs });
+    if (!onRecipes(check)) return this.add(`${JSON.stringify({ check, input, codecs })}\n`);
     const texts = [];
     const shell = mapRecipes(check, input, (recipe) => {
       if (!this.recipes.has(recipe)) this.recipes.set(recipe, JSON.stringify(recipe));
