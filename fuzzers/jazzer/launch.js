@@ -6,20 +6,26 @@
 // path traversal and prototype pollution in the code under test, which a
 // codec differential does not look for, and they cost a snapshot of every
 // builtin prototype per input and a hook on every fs and child_process call.
-// The value target instruments only the code whose branches follow what an
-// input is: the byte grammar, the kinds and host objects it builds, the
-// reference codec, and the tags of the frames written (annotate.js, which
-// coverage.js runs on every frame). The check's own code (canonical forms,
-// comparisons) has compares and branches on every input that say little of
-// it, and instrumenting them cost a quarter of the target's time.
+// Each target instruments only the code whose branches follow what an input
+// is. The value target: the byte grammar, the kinds and host objects it
+// builds, the reference codec, and the tags of the frames written
+// (annotate.js, which coverage.js runs on every frame). The frame and stream
+// targets: how their bytes are read, the reference framer and codec, and the
+// operation that cuts a stream into reads and feeds them. The check's own
+// code (canonical forms, comparisons) has compares and branches on every
+// input that say little of it: instrumenting it cost the value target a
+// quarter of its time, and the stream target more than half.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harness/codecs/js.js', 'harness/ops.js'];
 const instrumented = {
   'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/hosts.js',
     'harness/codecs/js.js', 'harness/annotate.js', 'harness/coverage.js'],
+  'frame.js': framing,
+  'stream.js': framing,
 };
 
 // The Jazzer.js flags this launcher adds before libFuzzer's (after `--`).
