@@ -35,12 +35,12 @@ const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
 const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
 
-// The trace's lines, written a megabyte at a time: a write per line would
-// cost the run itself as much as a batch worker's reply does. None is made
-// for a trace nobody reads (the untimed first run).
 // fast-check's trace holds one record in this many.
 const kTraceEvery = 10;
 
+// The trace's lines, written a megabyte at a time: a write per line would
+// cost the run itself as much as a batch worker's reply does. None is made
+// for a trace nobody reads (the untimed first run).
 class Trace {
   static kFlush = 1 << 20;
   // Where a recipe goes in the JSON of a frame or stream check, pasted in after.

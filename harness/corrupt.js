@@ -18,19 +18,37 @@ function varint(value, { overlong = 0 } = {}) {
   return Buffer.from(out);
 }
 
-// `layout` is the frame's annotation; corruptions read positions from it.
-// The segments of a field (of every field under it, for a name ending in a
-// dot), listed once per layout: a frame corrupted many times keeps its layout.
-const byField = new WeakMap();
+// Where a frame's fields and values are, read with the annotator the first
+// time a corruption asks, and the segments of each field listed once: a
+// frame corrupted many ways (see recipe-checks.js) keeps one layout.
+class Layout {
+  #frame;
+  #annotation = null;
+  #byField = new Map();
 
-function segments(layout, field) {
-  if (!byField.has(layout)) byField.set(layout, new Map());
-  const index = byField.get(layout);
-  if (!index.has(field)) {
-    const under = field.endsWith('.');
-    index.set(field, layout.segments.filter((s) => (under ? s.field.startsWith(field) : s.field === field)));
+  constructor(frame) {
+    this.#frame = frame;
   }
-  return index.get(field);
+
+  #read() {
+    this.#annotation ??= annotateFrame(this.#frame);
+    return this.#annotation;
+  }
+
+  // Every complete value, with its tag.
+  values() {
+    return this.#read().values;
+  }
+
+  // The segments of a field, or of every field under it for a name ending in a dot.
+  segments(field) {
+    if (!this.#byField.has(field)) {
+      const under = field.endsWith('.');
+      this.#byField.set(field,
+        this.#read().segments.filter((s) => (under ? s.field.startsWith(field) : s.field === field)));
+    }
+    return this.#byField.get(field);
+  }
 }
 
 function splice(frame, start, end, bytes) {
@@ -44,7 +62,7 @@ function withPrefix(frame) {
 
 // Replaces the nth segment of a field (wrapping around); unchanged when none.
 function replaceField(frame, layout, field, nth, bytes) {
-  const found = segments(layout, field);
+  const found = layout.segments(field);
   if (!found.length) return frame;
   const seg = found[nth % found.length];
   return withPrefix(splice(frame, seg.start, seg.end, bytes));
@@ -54,23 +72,23 @@ const corruptions = {
   'host-tag': (f, c, layout) => replaceField(f, layout, 'host.tag', c.nth, varint(c.value, c)),
   'view-index': (f, c, layout) => replaceField(f, layout, 'host.index', c.nth, varint(c.value, c)),
   'view-length': (f, c, layout) => {
-    const found = segments(layout, 'host.byteLength');
+    const found = layout.segments('host.byteLength');
     if (!found.length) return f;
     const seg = found[c.nth % found.length];
-    const current = segments(layout, 'host.bytes').find((s) => s.start === seg.end);
+    const current = layout.segments('host.bytes').find((s) => s.start === seg.end);
     const length = (current ? current.end - current.start : 0) + c.delta;
     return withPrefix(splice(f, seg.start, seg.end, varint(Math.max(0, length))));
   },
   // A tag 1 host object whose copied value is a primitive.
   'host-nonobject': (f, c, layout) => {
-    const hosts = layout.values.filter((v) => v.tag === 'host-object');
+    const hosts = layout.values().filter((v) => v.tag === 'host-object');
     if (!hosts.length) return f;
     const host = hosts[c.nth % hosts.length];
     return withPrefix(splice(f, host.start, host.end, Buffer.from([0x5c, 0x01, ...c.value])));
   },
   // Padding before a value shifts everything after it: views land unaligned.
   padding: (f, c, layout) => {
-    const tags = segments(layout, 'tag.');
+    const tags = layout.segments('tag.');
     if (!tags.length) return f;
     const at = tags[c.nth % tags.length].start;
     return withPrefix(splice(f, at, at, Buffer.alloc(c.count)));
@@ -87,7 +105,7 @@ const corruptions = {
     return out;
   },
   version: (f, c, layout) => {
-    const [header] = segments(layout, 'header');
+    const [header] = layout.segments('header');
     if (!header) return f;
     const bytes = c.value === null ? Buffer.alloc(0) : Buffer.from([0xff, ...varint(c.value)]);
     return withPrefix(splice(f, header.start, header.end, bytes));
@@ -100,16 +118,12 @@ const corruptions = {
   },
 };
 
-// Corruptions that find their place with the annotator.
-const located = new Set(['host-tag', 'view-index', 'view-length', 'host-nonobject', 'padding', 'version']);
-
-// A corrupted copy of `frame`. A caller that corrupts one frame many times
-// passes its annotation (annotateFrame(frame)) so that it is read only once.
-function applyCorruption(frame, corruption, annotation) {
+// A corrupted copy of a frame; `layout` is the frame's own Layout, passed by
+// a caller that corrupts one frame many times.
+function applyCorruption(frame, corruption, layout = new Layout(frame)) {
   const apply = corruptions[corruption.k];
   if (!apply) throw new Error(`unknown corruption ${corruption.k}`);
-  const layout = located.has(corruption.k) ? annotation ?? annotateFrame(frame) : null;
   return apply(Buffer.from(frame), corruption, layout);
 }
 
-module.exports = { applyCorruption };
+module.exports = { applyCorruption, Layout };

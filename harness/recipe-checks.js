@@ -6,23 +6,21 @@
 // not need fast-check (chunkSizes lives with the arbitraries).
 
 const { checks } = require('./checks');
-const { applyCorruption } = require('./corrupt');
-const { annotateFrame } = require('./annotate');
+const { applyCorruption, Layout } = require('./corrupt');
 const { frameOf } = require('./ops');
 const { chunkSizes } = require('./arbitraries/frames');
 
-// The frame of a serialize outcome, and its annotation, made once per
-// outcome: a process that checks many inputs gets the same outcome for a
-// recipe each time (FramesOnA, below) and corrupts it many ways.
-const framesOf = new WeakMap();
+// The frame of a serialize outcome and its layout, made once per outcome: a
+// process that checks many inputs gets the same outcome for a recipe each
+// time (FramesOnA, below) and corrupts it many ways.
+const laidOut = new WeakMap();
 
-function annotatedFrame(outcome) {
-  let annotated = framesOf.get(outcome);
-  if (!annotated) {
+function laidOutFrame(outcome) {
+  if (!laidOut.has(outcome)) {
     const frame = frameOf(outcome);
-    framesOf.set(outcome, annotated = { frame, annotation: annotateFrame(frame) });
+    laidOut.set(outcome, { frame, layout: new Layout(frame) });
   }
-  return annotated;
+  return laidOut.get(outcome);
 }
 
 // The frame codec a writes for a recipe, with a corruption applied when one
@@ -31,8 +29,8 @@ function* frameOnA(recipe, corruption) {
   const [outcome] = yield [['a', { op: 'serialize', input: { recipe } }]];
   if (outcome.kind !== 'ok') return null;  // rejected, unbuildable, crashed
   if (!corruption) return frameOf(outcome);
-  const { frame, annotation } = annotatedFrame(outcome);
-  return applyCorruption(frame, corruption, annotation);
+  const { frame, layout } = laidOutFrame(outcome);
+  return applyCorruption(frame, corruption, layout);
 }
 
 // input: { recipe, corruption }: null when a cannot serialize the recipe.
