@@ -22,4 +22,21 @@ function onLines(stream, handle) {
 
 const onJsonLines = (stream, handle) => onLines(stream, (line) => handle(JSON.parse(line)));
 
-module.exports = { onLines, onJsonLines };
+// Calls done(code, signal) once a child has exited and its last lines are
+// read: 'exit' can come before its pipes are drained. A grandchild that keeps
+// a pipe open past the child's end holds it up for drainMs at most. Removing
+// the child's 'exit' listeners cancels the call.
+function afterOutput(child, done, drainMs = 1000) {
+  let ended;
+  const finish = () => {
+    if (!ended) return;
+    clearTimeout(ended.timer);
+    const [code, signal] = ended.how;
+    ended = undefined;
+    done(code, signal);
+  };
+  child.once('exit', (...how) => { ended = { how, timer: setTimeout(finish, drainMs) }; });
+  child.once('close', finish);  // always after 'exit'
+}
+
+module.exports = { onLines, onJsonLines, afterOutput };

@@ -14,7 +14,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { EnvironmentError, UsageError, StoppedError } = require('./errors');
-const { onJsonLines } = require('./lines');
+const { onJsonLines, afterOutput } = require('./lines');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
@@ -170,7 +170,7 @@ class WorkerProcess {
       if (child === this.spare) this.spare = null;
       this.#failAll(new EnvironmentError(`cannot start ${this.nodePath}: ${err.code ?? err.message}`));
     });
-    child.on('exit', (code, signal) => {
+    afterOutput(child, (code, signal) => {
       if (child === this.spare) this.spare = null;
       this.#exited(child, code, signal);
     });

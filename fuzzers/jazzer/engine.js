@@ -17,7 +17,7 @@ const { spawn } = require('node:child_process');
 const inputs = require('./inputs');
 const { FindingRecorder } = require('../../harness/findings');
 const { root } = require('../../harness/binaries');
-const { onLines } = require('../../harness/lines');
+const { onLines, afterOutput } = require('../../harness/lines');
 const { trackGroup, killGroup } = require('../../harness/groups');
 const { StoppedError } = require('../../harness/errors');
 
@@ -108,7 +108,7 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, 
   for (const stream of [child.stdout, child.stderr]) onLines(stream, onLine);
   stop.children.add(child);
   return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
+    afterOutput(child, (code, signal) => {
       stop.children.delete(child);
       const saved = fs.readdirSync(artifacts).map((f) => path.join(artifacts, f));
       if (!saved.length) fs.rmdirSync(artifacts);
