@@ -14,17 +14,23 @@ const { internalBinding } = require('./codecs/binding');
 const typedArrayTag = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 
-// Well-known prototypes by name; anything else in a chain shows as '?'. Made
-// at the first description, not at load: reading the globals wakes Node's
-// lazy ones (FormData loads the fetch implementation, tens of milliseconds),
-// which a worker that only serializes, and may crash doing so, never needs.
+// Well-known prototypes by name: those of the global constructors (names
+// that start with a capital); anything else in a chain shows as '?'. Made at
+// the first description, not at load: reading a global can wake one of
+// Node's lazy ones, which a worker that only serializes, and may crash doing
+// so, never needs. The lazy globals that load a module of their own (the
+// fetch implementation, 30 ms, and Web Crypto) are not read even then: a
+// worker that starts after a crash would pay for them on its first
+// description. A prototype named after one of them is looked up when met.
+const kLazyGlobals = new Set(['FormData', 'Headers', 'Request', 'Response', 'MessageEvent', 'CloseEvent',
+  'ErrorEvent', 'WebSocket', 'EventSource', 'Crypto', 'CryptoKey', 'SubtleCrypto']);
 let knownPrototypes = null;
 function wellKnownPrototypes() {
   if (knownPrototypes) return knownPrototypes;
   knownPrototypes = new Map();
   for (const name of Object.getOwnPropertyNames(globalThis)) {
     // Reading only constructors' names keeps lazy globals (localStorage) asleep.
-    if (!/^[A-Z]/.test(name)) continue;
+    if (!/^[A-Z]/.test(name) || kLazyGlobals.has(name)) continue;
     const value = globalThis[name];
     if (typeof value === 'function' && value.prototype) {
       knownPrototypes.set(value.prototype, name);
@@ -35,12 +41,26 @@ function wellKnownPrototypes() {
   return knownPrototypes;
 }
 
+// An own data property, read without running user code (not of a proxy).
+function ownData(object, key) {
+  if (types.isProxy(object)) return undefined;
+  const desc = Object.getOwnPropertyDescriptor(object, key);
+  return desc && 'value' in desc ? desc.value : undefined;
+}
+
+function nameOf(prototype) {
+  const known = wellKnownPrototypes().get(prototype);
+  if (known) return known;
+  const constructor = ownData(prototype, 'constructor');
+  const name = typeof constructor === 'function' ? ownData(constructor, 'name') : undefined;
+  if (!kLazyGlobals.has(name) || globalThis[name]?.prototype !== prototype) return '?';
+  knownPrototypes.set(prototype, name);
+  return name;
+}
+
 function prototypeChain(object) {
   const chain = [];
-  const known = wellKnownPrototypes();
-  for (let p = Object.getPrototypeOf(object); p !== null; p = Object.getPrototypeOf(p)) {
-    chain.push(known.get(p) ?? '?');
-  }
+  for (let p = Object.getPrototypeOf(object); p !== null; p = Object.getPrototypeOf(p)) chain.push(nameOf(p));
   return chain;
 }
 

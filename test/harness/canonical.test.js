@@ -108,6 +108,21 @@ describe('canonical trees', function () {
       assert.deepEqual(c(new Mine()).proto, ['?', 'Object']);
       differ({}, Object.create(null));
     });
+
+    // Reading FormData or Headers loads Node's fetch implementation (30 ms): a
+    // worker that starts after a crash would pay for it on its first value.
+    it('names the prototypes of lazy globals, and loads them only when it meets one', async function () {
+      this.timeout(30_000);
+      const canonical = JSON.stringify(require.resolve('../../harness/canonical'));
+      const script = `const { canonicalize } = require(${canonical});
+        const fetchLoaded = () => process.moduleLoadList.some((m) => m.includes('undici'));
+        const before = [canonicalize(new Map()).proto, fetchLoaded()];
+        console.log(JSON.stringify([...before, canonicalize(new FormData()).proto, canonicalize(new Headers()).proto]));`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout),
+        [['Map', 'Object'], false, ['FormData', 'Object'], ['Headers', 'Object']]);
+    });
   });
 
   describe('Map and Set', function () {
