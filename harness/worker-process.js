@@ -7,9 +7,10 @@
 // crashes often costs a switch, not a node start, per crash. A request may
 // be answered in parts (a batch of checks, one part per input, sent a few
 // at a time): each message of parts restarts its time limit. Requests made
-// together may go as one (`gather`); when that one loses its process, each
-// of them is sent again alone, so that a crash or hang is blamed as it would
-// have been had they gone one by one.
+// together may go as one (`gather`), each answered as soon as it is done:
+// when that one loses its process, the first not answered was running, and
+// a crash is blamed on it as it would have been had it gone alone; the ones
+// after it, and all not answered after a hang, are sent again, each alone.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -86,11 +87,13 @@ class WorkerProcess {
       return;
     }
     this.stats.gathered++;
-    this.#enqueue({
-      message: { op: 'many' }, subs,
-      resolve: () => {}, reject: (err) => { for (const sub of subs) sub.reject(err); },
+    const entry = {
+      message: { op: 'many' }, subs, answered: 0,
+      onPart: (answer) => settle(subs[entry.answered++], answer),
+      resolve: () => {}, reject: (err) => { for (const sub of subs.slice(entry.answered)) sub.reject(err); },
       wire: (child) => this.#numbered(subs.map((sub) => sub.message), child),
-    });
+    };
+    this.#enqueue(entry);
   }
 
   // The requests with their recipes as numbers, and the recipes that process
@@ -114,11 +117,13 @@ class WorkerProcess {
     return { requests: numbered, recipes };
   }
 
-  // The operations of a `many` request that lost its process, each a request
-  // of its own in its place, so that a crash or a hang is that operation's.
+  // The operations of a `many` request that lost its process and were not
+  // answered, each a request of its own in its place; how many.
   #split(entry) {
-    const alone = entry.subs.map((sub) => ({ ...sub, message: { ...sub.message, id: this.nextId++ } }));
+    const alone = entry.subs.slice(entry.answered)
+      .map((sub) => ({ ...sub, message: { ...sub.message, id: this.nextId++ } }));
     this.queue.splice(this.queue.indexOf(entry), 1, ...alone);
+    return alone.length;
   }
 
   // Ends the process and every request still waiting for it, for good. An
@@ -207,7 +212,7 @@ class WorkerProcess {
     }, this.timeoutMs);
   }
 
-  #answer({ id, outcome, fault, built, parts, many }) {
+  #answer({ id, outcome, fault, built, parts }) {
     const head = this.queue[0];
     if (!head || head.message.id !== id) return;  // answer to a request already timed out
     if (built) {
@@ -221,8 +226,7 @@ class WorkerProcess {
       return;
     }
     this.queue.shift();
-    if (many) many.forEach((answer, i) => settle(head.subs[i], answer));
-    else settle(head, { outcome, fault });
+    settle(head, { outcome, fault });
     this.#armTimer();
     this.#keepSpare();
   }
@@ -231,8 +235,8 @@ class WorkerProcess {
     if (child !== this.child) return;
     this.child = null;
     clearTimeout(this.timer);
-    if (this.queue[0]?.subs) {
-      this.#split(this.queue[0]);
+    // Of a `many` request, the first operation not answered is at fault.
+    if (this.queue[0]?.subs && !this.#split(this.queue[0])) {
       this.#resendQueue();
       return;
     }

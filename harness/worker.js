@@ -68,23 +68,25 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
 const numbered = new Map();
 
 // The operations of a `many` request, in order, each answered as it would be
-// alone ({ outcome } or { fault }), all in one answer.
-function many({ requests, recipes: added = [] }) {
+// alone ({ outcome } or { fault }) in a part of its own as soon as it is done:
+// if one takes this process down, the parent knows which.
+function many({ id, requests, recipes: added = [] }) {
   for (const [number, recipe] of added) numbered.set(number, recipe);
-  return requests.map((request) => {
+  for (const request of requests) {
     if (request.input?.recipeNo !== undefined) {
       const { recipeNo, ...input } = request.input;
       request.input = { ...input, recipe: numbered.get(recipeNo) };
     }
     const { outcome, fault } = handle(request);
-    return fault ? { fault } : { outcome };
-  });
+    reply({ id, parts: [fault ? { fault } : { outcome }] });
+  }
+  return { kind: 'ok', answered: requests.length };
 }
 
 function handle(request) {
   try {
-    if (request.op === 'many') return { id: request.id, many: many(request) };
-    return { id: request.id, outcome: request.op === 'checks' ? checks(request) : ops[request.op](request) };
+    const run = request.op === 'many' ? many : request.op === 'checks' ? checks : ops[request.op];
+    return { id: request.id, outcome: run(request) };
   } catch (err) {
     const kind = err instanceof UsageError ? 'usage' : 'environment';
     if (err instanceof EnvironmentError || err instanceof UsageError) {

@@ -82,6 +82,9 @@ describe('WorkerProcess', function () {
       assert.equal(outcomes[1].signal, 'SIGABRT');
       assert.equal(worker.stats.crashes, 2);
       assert.equal(worker.stats.gathered, 1);
+      // Each crash cost one process: the first was blamed where it happened,
+      // not found by sending the gathered requests again one by one.
+      assert.equal(worker.stats.restarts, 1);
     });
 
     it('give the hang to the request that hangs, and the others their outcomes', async function () {
