@@ -9,9 +9,16 @@
 // first needed. An input the crash screen (crash-screen.js) knows the shape
 // of builds its value for the native side in that worker too, and one that
 // crashed this process before runs its whole native side there, so its crash
-// is an outcome.
+// is an outcome. A request that took a worker down (crashed it, or hung) and
+// comes again, word for word, gets the same outcome without another worker:
+// libFuzzer's mutations of a crashing input often leave its recipe as it
+// was, and each node start costs more than a check. It is the same codec
+// given the same value, so the outcome is that request's; a crash that only
+// process history causes does not stand in the fresh processes that confirm
+// every finding.
 
 const fs = require('node:fs');
+const { createHash } = require('node:crypto');
 const { SyncWorker } = require('./sync-worker');
 const { runSync } = require('./checks');
 const { confirmSync } = require('./confirm');
@@ -29,6 +36,9 @@ function sameBinary(nodePath) {
   }
 }
 
+// Requests remembered with the outcome that took a worker down.
+const kLostRequests = 4096;
+
 class SyncSession {
   // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung.
   // inProcess: false runs every side in a worker. useScreen: false lets every input run in-process
@@ -38,6 +48,7 @@ class SyncSession {
     Object.assign(this, { sides, timeoutMs, onLoss, useScreen });
     this.ops = createOps(buildInput);
     this.workers = new Map();
+    this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -65,8 +76,14 @@ class SyncSession {
     const away = isolated === 'all' || (isolated === 'input' && request.input !== undefined);
     // A screened input keeps a codec that cannot crash here (and its coverage).
     if (this.local[sideName] && !(away && mayCrash(codec))) return this.ops[request.op](withCodec);
+    const key = createHash('sha1').update(JSON.stringify(withCodec)).digest('base64');
+    if (this.lost.has(key)) return { ...this.lost.get(key) };
     const outcome = this.worker(node).request(withCodec);
-    if (outcome.kind === 'crash' || outcome.kind === 'hang') this.onLoss(outcome.kind);
+    if (outcome.kind === 'crash' || outcome.kind === 'hang') {
+      this.onLoss(outcome.kind);
+      if (this.lost.size >= kLostRequests) this.lost.delete(this.lost.keys().next().value);
+      this.lost.set(key, outcome);
+    }
     return outcome;
   }
 

@@ -52,4 +52,21 @@ describe('synchronous session', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), { kinds: ['ok', 'hang'], workers: 1 });
   });
+
+  // libFuzzer's mutations of a crashing input often leave its recipe as it was.
+  it('gives a request that crashed its worker the same crash again, without another worker', async function () {
+    const script = `
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const node = process.execPath;
+      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('abort.js'))}, node } },
+        timeoutMs: 10000 });
+      const b = (v) => s.check('value', { recipe: { k: 'number', v } }).outcomes.serialize.b;
+      const outcomes = [b(1), b(1), b(2)].map((o) => [o.kind, o.signal]);
+      process.stdout.write(JSON.stringify({ outcomes, crashes: [...s.workers.values()][0].stats.crashes }));
+      s.close();`;
+    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+    assert.equal(run.code, 0, run.stderr);
+    const crash = ['crash', 'SIGABRT'];
+    assert.deepEqual(JSON.parse(run.stdout), { outcomes: [crash, crash, crash], crashes: 2 });
+  });
 });
