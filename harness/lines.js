@@ -27,16 +27,15 @@ const onJsonLines = (stream, handle) => onLines(stream, (line) => handle(JSON.pa
 // a pipe open past the child's end holds it up for drainMs at most. Removing
 // the child's 'exit' listeners cancels the call.
 function afterOutput(child, done, drainMs = 1000) {
-  let ended;
-  const finish = () => {
-    if (!ended) return;
-    clearTimeout(ended.timer);
-    const [code, signal] = ended.how;
-    ended = undefined;
-    done(code, signal);
-  };
-  child.once('exit', (...how) => { ended = { how, timer: setTimeout(finish, drainMs) }; });
-  child.once('close', finish);  // always after 'exit'
+  child.once('exit', (code, signal) => {
+    const finish = () => {
+      clearTimeout(timer);
+      child.removeListener('close', finish);
+      done(code, signal);
+    };
+    const timer = setTimeout(finish, drainMs);
+    child.once('close', finish);  // emitted after the 'exit' listeners have run
+  });
 }
 
 module.exports = { onLines, onJsonLines, afterOutput };
