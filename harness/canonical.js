@@ -77,21 +77,52 @@ const skipKeys = {
   view: (k) => /^\d+$/.test(k),
 };
 
-// A typed array's own string keys but its indices, which cost far more to
-// list than the rest of its node and which its bytes describe: the binary's
-// internals list the others alone. Without them (canonical.js needs none),
-// every key is listed.
+// An object's own string keys but its indices, listed by the binary's
+// internals; null without them (canonical.js needs none). Listing indices
+// makes a string of each: a typed array's bytes describe its items, and an
+// array's are walked by number (arrayProps).
 let nonIndexKeys;
-function viewKeys(view) {
+function ownNonIndexKeys(object) {
   if (nonIndexKeys === undefined) {
     try {
       const { getOwnNonIndexProperties, constants: { SKIP_SYMBOLS } } = internalBinding('util');
-      nonIndexKeys = (object) => getOwnNonIndexProperties(object, SKIP_SYMBOLS);
+      nonIndexKeys = (o) => getOwnNonIndexProperties(o, SKIP_SYMBOLS);
     } catch {
       nonIndexKeys = null;
     }
   }
-  return nonIndexKeys ? nonIndexKeys(view) : Reflect.ownKeys(view);
+  return nonIndexKeys?.(object) ?? null;
+}
+
+// Index keys as strings, made once: a long array is described three times per check.
+const indexKeys = [];
+const kIndexKeys = 1 << 17;
+const indexKey = (i) => (i < kIndexKeys ? (indexKeys[i] ??= String(i)) : String(i));
+
+// Leaf nodes of the values met most (numbers, short strings), one object per
+// value: a long array's items then compare by identity (compare.js). Frozen,
+// since trees share them.
+const leaves = new Map();
+const kLeaves = 1 << 16;
+const kLeafString = 32;
+const constants = {
+  undefined: Object.freeze({ t: 'undefined' }),
+  null: Object.freeze({ t: 'null' }),
+  true: Object.freeze({ t: 'boolean', v: true }),
+  false: Object.freeze({ t: 'boolean', v: false }),
+};
+
+function leaf(t, v) {
+  // A Map tells -0 from 0 as little as NaN from itself: -0 is never shared.
+  if ((t === 'string' && v.length > kLeafString) || Object.is(v, -0)) return { t, v: t === 'number' ? number(v) : v };
+  const byValue = leaves.get(t) ?? leaves.set(t, new Map()).get(t);
+  let node = byValue.get(v);
+  if (!node) {
+    if (byValue.size >= kLeaves) byValue.clear();
+    node = Object.freeze({ t, v: t === 'number' ? number(v) : v });
+    byValue.set(v, node);
+  }
+  return node;
 }
 
 // A copy of a view's bytes. allocUnsafe and set: Buffer.from(view) copies
@@ -148,19 +179,41 @@ const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined &&
 function canonicalize(value, { frame } = {}) {
   const seen = new Map();
 
+  const item = (desc) => ('value' in desc ? visit(desc.value) : { t: 'accessor' });
+
   function ownProps(object, skip) {
     const out = [];
     // Listing a large view's or String object's keys lists every index: its
     // bytes or its value say it all.
     const typed = types.isTypedArray(object);
     if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
-    for (const key of typed ? viewKeys(object) : Reflect.ownKeys(object)) {
+    let keys = (typed || Array.isArray(object)) && !types.isProxy(object) ? ownNonIndexKeys(object) : null;
+    if (keys && !typed && !arrayItems(object, out)) {
+      out.length = 0;
+      keys = null;
+    }
+    for (const key of keys ?? Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(object, key);
-      if (!desc.enumerable) continue;
-      out.push([key, 'value' in desc ? visit(desc.value) : { t: 'accessor' }]);
+      if (desc.enumerable) out.push([key, item(desc)]);
     }
     return out;
+  }
+
+  // An array's items, in the order Reflect.ownKeys lists them, asked for by
+  // index; false when it is so sparse (under one index in 8 set) that
+  // listing its keys costs less.
+  function arrayItems(array, out) {
+    let holes = 0;
+    for (let i = 0; i < array.length; i++) {
+      const desc = Object.getOwnPropertyDescriptor(array, i);
+      if (desc === undefined) {
+        if (++holes > 1024 && holes > (i - holes) * 8) return false;
+      } else if (desc.enumerable) {
+        out.push([indexKey(i), item(desc)]);
+      }
+    }
+    return true;
   }
 
   function backing(view) {
@@ -184,15 +237,15 @@ function canonicalize(value, { frame } = {}) {
 
   function visit(v) {
     switch (typeof v) {
-      case 'undefined': return { t: 'undefined' };
-      case 'boolean': return { t: 'boolean', v };
-      case 'number': return { t: 'number', v: number(v) };
+      case 'undefined': return constants.undefined;
+      case 'boolean': return constants[v];
+      case 'number': return leaf('number', v);
       case 'bigint': return { t: 'bigint', v: String(v) };
-      case 'string': return { t: 'string', v };
+      case 'string': return leaf('string', v);
       case 'symbol': return { t: 'symbol', v: v.description };
       case 'function': return { t: 'function', name: v.name };
     }
-    if (v === null) return { t: 'null' };
+    if (v === null) return constants.null;
     if (seen.has(v)) return { t: 'ref', id: seen.get(v) };
     const node = { t: 'object', id: seen.size };
     seen.set(v, node.id);

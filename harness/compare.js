@@ -97,17 +97,21 @@ function firstDifference(a, b, lossy) {
   }
 }
 
+const samePair = (x, y) => Array.isArray(x) && Array.isArray(y) && x.length === 2 && y.length === 2 &&
+  x[0] === y[0] && x[1] === y[1];
+
 function descend(a, b, lossy) {
   const here = compareHere(a, b, lossy);
   if (here !== kContainers) {
     if (here) here.up = [];
     return here;
   }
-  // Below, a pair that is the same string, number or node is alike without a call.
+  // Below, a pair that is the same string, number or node is alike without a
+  // call, and so is a [key, node] pair of two such (leaf nodes are shared, see canonical.js).
   if (Array.isArray(a)) {
     const length = Math.max(a.length, b.length);
     for (let i = 0; i < length; i++) {
-      const d = a[i] === b[i] ? null : descend(a[i], b[i], lossy);
+      const d = a[i] === b[i] || samePair(a[i], b[i]) ? null : descend(a[i], b[i], lossy);
       if (d) return up(d, i, a, b);
     }
     return null;

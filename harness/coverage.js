@@ -122,10 +122,12 @@ function countStep(step) {
 // again (small values are, often) is counted without reading it again.
 const frameTags = new Map();
 const kRememberedHex = 512;
+const kAnnotatedHex = 1 << 15;
 
 function countFrame(hex) {
-  // Large frames (long arrays, MiB strings) would cost more to annotate than to fuzz.
-  if (typeof hex !== 'string' || hex.length > 1 << 17) return;
+  // Large frames (long arrays, MiB strings) would cost more to annotate than
+  // to fuzz; the tags they hold, small frames hold too.
+  if (typeof hex !== 'string' || hex.length > kAnnotatedHex) return;
   let tally = frameTags.get(hex);
   if (!tally) {
     tally = new Map();

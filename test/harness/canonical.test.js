@@ -79,6 +79,45 @@ describe('canonical trees', function () {
       assert.deepEqual(asked, ['ownKeys', '0', 'length']);
     });
 
+    // With the binary's internals, an array's items are asked for by index
+    // (a Proxy's keys are listed, as without them): the tree must not change.
+    it('describes arrays walked by index as it does when their keys are listed', async function () {
+      this.timeout(30_000);
+      const canonical = JSON.stringify(require.resolve('../../harness/canonical'));
+      const script = `const { canonicalize } = require(${canonical});
+        const packed = [1, 'two', -0, [3], { four: 4 }];
+        packed.named = 5;
+        const holey = [1, , 3];
+        holey.length = 9;
+        const sparse = [];
+        for (let i = 0; i < 1e5; i += 5000) sparse[i] = i;
+        const odd = [0, 1, 2, 3];
+        Object.defineProperty(odd, 1, { get() { throw new Error('called'); }, enumerable: true });
+        Object.defineProperty(odd, 2, { value: 2, enumerable: false });
+        odd[4294967295] = 'not an index';
+        const half = [];
+        for (let i = 0; i < 4000; i += 2) half[i] = i;
+        const arrays = { packed, holey, sparse, odd, half, empty: [], long: Array.from({ length: 3000 }, (_, i) => i) };
+        const trees = Object.entries(arrays).map(([name, a]) =>
+          [name, JSON.stringify(canonicalize(a)), JSON.stringify(canonicalize(new Proxy(a, {})))]);
+        console.log(JSON.stringify(trees));`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      for (const [name, byIndex, byKeys] of JSON.parse(run.stdout)) assert.equal(byIndex, byKeys, name);
+    });
+
+    it('shares the nodes of equal numbers and short strings, but not of -0 and 0', function () {
+      const { props } = c([7, 7, 'ab', 'ab', -0, 0, 'x'.repeat(40), 'x'.repeat(40)]);
+      const nodes = props.map(([, node]) => node);
+      assert.equal(nodes[0], nodes[1]);
+      assert.equal(nodes[2], nodes[3]);
+      assert.notEqual(nodes[4], nodes[5]);
+      assert.deepEqual([nodes[4], nodes[5]], [{ t: 'number', v: '-0' }, { t: 'number', v: '0' }]);
+      assert.notEqual(nodes[6], nodes[7]);
+      assert.ok(Object.isFrozen(nodes[0]));
+      differ([7, 'ab'], [7, 'ac']);
+    });
+
     it('lists extra named properties after the items', function () {
       const a = [7];
       a.extra = 'x';
