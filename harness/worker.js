@@ -10,8 +10,7 @@
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
-const { createOps, payloadRequest } = require('./ops');
-const { loadCodec, builtinCodecs } = require('./codecs');
+const { createOps } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput } = require('./recipes/build');
 const { EnvironmentError, UsageError } = require('./errors');
@@ -97,25 +96,4 @@ function handle(request) {
   }
 }
 
-// Before its first request, a worker builds, serializes, describes and reads
-// back a value as a serialize request does: its first request then costs
-// what any other does, where it cost some 8 ms of compiling the code that
-// runs it, which a process waiting on a worker started after a crash paid
-// for. Only the reference codec runs: plain JavaScript, it cannot take this
-// process down; the builtin ones are loaded, not called.
-function warmUp() {
-  const recipe = { k: 'array', items: [{ k: 'port', props: [['warm', { k: 'string', v: 'up' }]] },
-    { k: 'view', type: 'Uint8Array', bytes: '00' }] };
-  try {
-    const written = ops.serialize({ op: 'serialize', codec: 'js', input: { recipe }, tree: true });
-    ops.deserialize({ ...payloadRequest('deserialize', written), codec: 'js' });
-  } catch { /* a binary this value does not suit warms up less */ }
-  for (const codec of builtinCodecs) {
-    try {
-      loadCodec(codec);
-    } catch { /* not in this binary: its requests say so */ }
-  }
-}
-
-warmUp();
 onJsonLines(process.stdin, (request) => reply(handle(request)));
