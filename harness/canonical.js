@@ -80,7 +80,7 @@ const skipKeys = {
 // An object's own string keys but its indices, listed by the binary's
 // internals; null without them (canonical.js needs none). Listing indices
 // makes a string of each: a typed array's bytes describe its items, and an
-// array's are walked by number (arrayProps).
+// array's are asked for by number (arrayItems).
 let nonIndexKeys;
 function ownNonIndexKeys(object) {
   if (nonIndexKeys === undefined) {
@@ -188,9 +188,10 @@ function canonicalize(value, { frame } = {}) {
     const typed = types.isTypedArray(object);
     if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
     let keys = (typed || Array.isArray(object)) && !types.isProxy(object) ? ownNonIndexKeys(object) : null;
-    if (keys && !typed && !arrayItems(object, out)) {
-      out.length = 0;
-      keys = null;
+    const items = keys && !typed ? arrayItems(object) : [];
+    if (items === null) keys = null;
+    for (let at = 0; at < items?.length; at += 2) {
+      if (items[at + 1].enumerable) out.push([indexKey(items[at]), item(items[at + 1])]);
     }
     for (const key of keys ?? Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
@@ -200,20 +201,19 @@ function canonicalize(value, { frame } = {}) {
     return out;
   }
 
-  // An array's items, in the order Reflect.ownKeys lists them, asked for by
-  // index; false when it is so sparse (under one index in 8 set) that
-  // listing its keys costs less.
-  function arrayItems(array, out) {
+  // An array's own items as index, descriptor, index, ... in the order
+  // Reflect.ownKeys lists them, asked for by index; null when it is so sparse (under one
+  // index in 8 set) that listing its keys costs less. Nothing is visited
+  // before that is known: a visit numbers the objects it meets.
+  function arrayItems(array) {
+    const items = [];
     let holes = 0;
     for (let i = 0; i < array.length; i++) {
       const desc = Object.getOwnPropertyDescriptor(array, i);
-      if (desc === undefined) {
-        if (++holes > 1024 && holes > (i - holes) * 8) return false;
-      } else if (desc.enumerable) {
-        out.push([indexKey(i), item(desc)]);
-      }
+      if (desc !== undefined) items.push(i, desc);
+      else if (++holes > 1024 && holes > items.length * 4) return null;
     }
-    return true;
+    return items;
   }
 
   function backing(view) {

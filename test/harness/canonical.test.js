@@ -95,9 +95,12 @@ describe('canonical trees', function () {
         Object.defineProperty(odd, 1, { get() { throw new Error('called'); }, enumerable: true });
         Object.defineProperty(odd, 2, { value: 2, enumerable: false });
         odd[4294967295] = 'not an index';
+        // Sparse enough to have its keys listed, once objects among its first items were met.
+        const sparseObjects = [{ first: 1 }, [2]];
+        sparseObjects[50000] = { last: 3 };
         const half = [];
         for (let i = 0; i < 4000; i += 2) half[i] = i;
-        const arrays = { packed, holey, sparse, odd, half, empty: [], long: Array.from({ length: 3000 }, (_, i) => i) };
+        const arrays = { packed, holey, sparse, sparseObjects, odd, half, empty: [], long: Array.from({ length: 3000 }, (_, i) => i) };
         const trees = Object.entries(arrays).map(([name, a]) =>
           [name, JSON.stringify(canonicalize(a)), JSON.stringify(canonicalize(new Proxy(a, {})))]);
         console.log(JSON.stringify(trees));`;
