@@ -8,7 +8,7 @@
 // builtin prototype per input and a hook on every fs and child_process call.
 // Each target instruments only the code whose branches follow what an input
 // is. The value target: the byte grammar, the kinds and host objects it
-// builds, the reference codec, and the tags of the frames written
+// builds and the planner that builds them, the reference codec, and the tags of the frames written
 // (annotate.js, which coverage.js runs on every frame). The frame and stream
 // targets: how their bytes are read, the reference framer and codec, and the
 // operation that cuts a stream into reads and feeds them. The check's own
@@ -22,7 +22,8 @@ const path = require('node:path');
 
 const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harness/codecs/js.js', 'harness/ops.js'];
 const instrumented = {
-  'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/hosts.js',
+  'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/interpret.js',
+    'harness/recipes/hosts.js',
     'harness/codecs/js.js', 'harness/annotate.js', 'harness/coverage.js'],
   'frame.js': framing,
   'stream.js': framing,

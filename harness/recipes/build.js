@@ -2,10 +2,22 @@
 // Builds the value a request names: a recipe, or a value module (a CommonJS
 // file exporting a function that returns the value, given the effects array).
 const { compileRecipe } = require('./codegen');
+const { planRecipe, Unplanned } = require('./interpret');
 const { UsageError } = require('../errors');
 
-const compiled = new Map();  // in the order last used
-const kCompiled = 1000;
+const builders = new Map();  // in the order last used
+const kBuilders = 1000;
+
+// A recipe's builder: planned (interpret.js), or for the few recipes it does
+// not plan, compiled from the code a repro script prints.
+function makerOf(recipe) {
+  try {
+    return planRecipe(recipe);
+  } catch (err) {
+    if (!(err instanceof Unplanned)) throw err;
+    return compile(compileRecipe(recipe));
+  }
+}
 
 // The same function as new Function('require', 'effects', body) would make.
 // A parenthesized function is compiled as it is parsed, where new Function
@@ -24,21 +36,21 @@ const requireOnce = (id) => {
 // second build skips spelling the recipe out as its key.
 const byRecipe = new WeakMap();
 
-function compiledFor(recipe) {
+function builderFor(recipe) {
   if (recipe !== null && typeof recipe === 'object' && byRecipe.has(recipe)) return byRecipe.get(recipe);
   const key = JSON.stringify(recipe);
-  // The recipes used last stay compiled (a fuzzer's mutations often decode to a recipe met before).
-  let make = compiled.get(key);
-  if (make) compiled.delete(key);
-  else make = compile(compileRecipe(recipe));
-  compiled.set(key, make);
-  if (compiled.size > kCompiled) compiled.delete(compiled.keys().next().value);
+  // The recipes used last stay planned (a fuzzer's mutations often decode to a recipe met before).
+  let make = builders.get(key);
+  if (make) builders.delete(key);
+  else make = makerOf(recipe);
+  builders.set(key, make);
+  if (builders.size > kBuilders) builders.delete(builders.keys().next().value);
   if (recipe !== null && typeof recipe === 'object') byRecipe.set(recipe, make);
   return make;
 }
 
 function buildInput(input, effects) {
-  if (input.recipe !== undefined) return compiledFor(input.recipe)(requireOnce, effects);
+  if (input.recipe !== undefined) return builderFor(input.recipe)(requireOnce, effects);
   const make = require(input.module);
   if (typeof make !== 'function') {
     throw new UsageError(`value module ${input.module} must export a function returning the value`);

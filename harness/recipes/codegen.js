@@ -1,7 +1,9 @@
 'use strict';
 // Turns a recipe (JSON data, see docs/recipes.md) into the JavaScript
-// source of a function that builds the value. Workers compile that source and
-// repro scripts print it, so a finding is rebuilt by the very code it shows.
+// source of a function that builds the value. Repro scripts and reports print
+// it; checks build the same value with interpret.js, which does what this
+// code does without compiling it (test/harness/interpret.test.js holds the
+// two together), and compile it only for the few recipes that one leaves to it.
 //
 // The generated body sees `require` and `effects` (an array that getters and
 // setters installed by tampering steps push to) and returns
@@ -24,6 +26,15 @@ const helpers = {
   external: 'const external = (s) => Buffer.from(s, \'utf16le\').toString(\'utf16le\');',
   thin: 'const thin = (s) => { const t = (\' \' + s).slice(1); ({})[t] = 0; return t; };',
 };
+
+// Records what a node with an `id` is bound to, for the refs after it.
+function nameNode(ids, recipe, path, binding) {
+  if (recipe.id === undefined) return;
+  if (!Number.isInteger(recipe.id) || ids.has(recipe.id)) {
+    throw new RecipeError(path, `"id" must be a unique integer, got ${JSON.stringify(recipe.id)}`);
+  }
+  ids.set(recipe.id, binding);
+}
 
 function compileRecipe(recipe) {
   const gen = new Generator();
@@ -88,12 +99,7 @@ class Generator {
 
   bind(recipe, path, expr) {
     const name = this.declare(expr);
-    if (recipe.id !== undefined) {
-      if (!Number.isInteger(recipe.id) || this.ids.has(recipe.id)) {
-        throw new RecipeError(path, `"id" must be a unique integer, got ${JSON.stringify(recipe.id)}`);
-      }
-      this.ids.set(recipe.id, name);
-    }
+    nameNode(this.ids, recipe, path, name);
     return name;
   }
 
@@ -110,4 +116,4 @@ class Generator {
   }
 }
 
-module.exports = { compileRecipe };
+module.exports = { compileRecipe, helpers, nameNode };

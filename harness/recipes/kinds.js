@@ -68,6 +68,20 @@ function number(v, path) {
   return v;
 }
 
+// A view recipe's bytes and where they sit, checked.
+function viewLayout(r, path) {
+  check(viewTypes.includes(r.type), path, `"type" must be one of ${viewTypes.join(', ')}`);
+  const bytes = hex(r.bytes ?? '', path);
+  // `repeat` repeats the bytes, for views of 64 KiB and more.
+  const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
+  const size = bytes.length / 2 * times;
+  const width = bytesPerElement[r.type] ?? 1;
+  check(size % width === 0, path, `${r.type} needs a multiple of ${width} bytes`);
+  const offset = count(r.offset ?? 0, path, 'offset');
+  check(offset % width === 0, path, `a ${r.type} offset must be a multiple of ${width}`);
+  return { bytes, times, size, width, offset };
+}
+
 function props(name, recipe, path, gen) {
   for (const [i, pair] of entries(recipe.props, path, 'props').entries()) {
     check(Array.isArray(pair) && pair.length === 2, `${path}.props[${i}]`, 'a property is [key, recipe]');
@@ -200,15 +214,7 @@ const kinds = {
   }),
 
   view: primitive((r, path, gen) => {
-    check(viewTypes.includes(r.type), path, `"type" must be one of ${viewTypes.join(', ')}`);
-    const bytes = hex(r.bytes ?? '', path);
-    // `repeat` repeats the bytes, for views of 64 KiB and more.
-    const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
-    const size = bytes.length / 2 * times;
-    const width = bytesPerElement[r.type] ?? 1;
-    check(size % width === 0, path, `${r.type} needs a multiple of ${width} bytes`);
-    const offset = count(r.offset ?? 0, path, 'offset');
-    check(offset % width === 0, path, `a ${r.type} offset must be a multiple of ${width}`);
+    const { bytes, times, size, width, offset } = viewLayout(r, path);
     if (r.type === 'Buffer' && r.pooled) {
       return `Buffer.from(${times === 1 ? lit(bytes) : `${lit(bytes)}.repeat(${times})`}, 'hex')`;
     }
@@ -401,4 +407,8 @@ function applyTamper(step, name, path, gen) {
   apply(step, name, path, gen);
 }
 
-module.exports = { kinds, applyTamper, errorTypes, stringShapes, nestings };
+module.exports = {
+  kinds, applyTamper, errorTypes, stringShapes, nestings, getterSteps, steps,
+  // The checks interpret.js shares, so that a recipe is refused with the same words either way.
+  check, hex, count, entries, number, key, globalName, labelOf, viewLayout,
+};
