@@ -355,6 +355,19 @@ describe('recipes', function () {
       for (const k of ['host', 'nest', 'range', 'shapes', 'port', 'view', 'then delete', 'then set', 'then define',
         'then prototype', 'then detach', 'then resize']) assert.ok(seen.has(k), k);
     });
+
+    it('gives a host object an integer key for few byte values, and the first ones as seeds were written', function () {
+      const { decodePart } = require('../../harness/recipes/bytes');
+      const { portKeys, integerKeys } = require('../../harness/recipes/vocabulary');
+      // A secret key (type 0) with one property whose key is byte b, and then with an effect getter at byte b.
+      const propKey = (b) => decodePart('host', Buffer.from([0, 1, b])).props[0][0];
+      const getterKey = (b) => decodePart('host', Buffer.from([0, 0, 1, 0, b])).tamper[0].key;
+      const bytes = Array.from({ length: 256 }, (_, b) => b);
+      assert.deepEqual(bytes.slice(0, portKeys.length).map(propKey), portKeys);
+      assert.equal(bytes.map(propKey).filter((k) => integerKeys.includes(k)).length,
+        portKeys.filter((k) => integerKeys.includes(k)).length);
+      assert.ok(bytes.map(getterKey).filter((k) => integerKeys.includes(k)).length <= 2);
+    });
   });
 
   describe('malformed recipes', function () {
