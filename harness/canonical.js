@@ -174,6 +174,50 @@ function setBytes(node, bytes) {
 const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined &&
   (a[kCopy] === b[kCopy] || a[kCopy].equals(b[kCopy]));
 
+// An array with this many items, each an enumerable number, keeps them as a
+// run: their indices and values in typed arrays, its props spelled out only
+// when read (JSON, a report, a difference in them). A long array is described
+// several times per check, and two runs compare as their bytes (sameRun).
+const kRunItems = 256;
+const kRun = Symbol('run');
+
+// items: index, descriptor, index, ... (arrayItems); null unless a run.
+function numberRun(items) {
+  const count = items.length / 2;
+  if (count < kRunItems) return null;
+  const indices = new Uint32Array(count);
+  const values = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    const desc = items[2 * k + 1];
+    if (!desc.enumerable || typeof desc.value !== 'number') return null;
+    indices[k] = items[2 * k];
+    values[k] = desc.value;
+  }
+  return { indices, values };
+}
+
+function setRun(node, run, named) {
+  Object.defineProperty(node, kRun, { value: { ...run, named } });
+  Object.defineProperty(node, 'props', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const props = Array.from(run.indices, (i, k) => [indexKey(i), leaf('number', run.values[k])]);
+      props.push(...named);
+      Object.defineProperty(this, 'props', { value: props, enumerable: true, writable: true, configurable: true });
+      return props;
+    },
+  });
+}
+
+const bytesOf = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);
+
+// Whether two array nodes hold the same run of numbers (the same bits: a NaN
+// of another payload, or -0 against 0, is left to the props). Their other
+// props, the `named`, are left to the caller.
+const sameRun = (a, b) => a[kRun] !== undefined && b[kRun] !== undefined &&
+  bytesOf(a[kRun].indices).equals(bytesOf(b[kRun].indices)) && bytesOf(a[kRun].values).equals(bytesOf(b[kRun].values));
+
 // `frame` is the ArrayBuffer the payload was decoded from, so views can say
 // whether they borrow it or own a copy.
 function canonicalize(value, { frame } = {}) {
@@ -181,16 +225,20 @@ function canonicalize(value, { frame } = {}) {
 
   const item = (desc) => ('value' in desc ? visit(desc.value) : { t: 'accessor' });
 
-  function ownProps(object, skip) {
+  // The node's props: [key, tree] of each enumerable own string key, in
+  // the order Reflect.ownKeys lists them (an array's items maybe as a run).
+  function setProps(node, object, skip) {
     const out = [];
+    node.props = out;
     // Listing a large view's or String object's keys lists every index: its
     // bytes or its value say it all.
     const typed = types.isTypedArray(object);
-    if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return out;
+    if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return;
     let keys = (typed || Array.isArray(object)) && !types.isProxy(object) ? ownNonIndexKeys(object) : null;
     const items = keys && !typed ? arrayItems(object) : [];
     if (items === null) keys = null;
-    for (let at = 0; at < items?.length; at += 2) {
+    const run = items && numberRun(items);
+    for (let at = 0; !run && at < items?.length; at += 2) {
       if (items[at + 1].enumerable) out.push([indexKey(items[at]), item(items[at + 1])]);
     }
     for (const key of keys ?? Reflect.ownKeys(object)) {
@@ -198,7 +246,7 @@ function canonicalize(value, { frame } = {}) {
       const desc = Object.getOwnPropertyDescriptor(object, key);
       if (desc.enumerable) out.push([key, item(desc)]);
     }
-    return out;
+    if (run) setRun(node, run, out);
   }
 
   // An array's own items as index, descriptor, index, ... in the order
@@ -287,12 +335,11 @@ function canonicalize(value, { frame } = {}) {
       node.hasStack = typeof v.stack === 'string';
       if ('cause' in v) node.cause = visit(v.cause);
     }
-    const skip = skipKeys[node.t];
-    node.props = ownProps(v, skip);
+    setProps(node, v, skipKeys[node.t]);
     return node;
   }
 
   return visit(value);
 }
 
-module.exports = { canonicalize, sameBytes, copyBytes };
+module.exports = { canonicalize, sameBytes, sameRun, kRun, copyBytes };

@@ -17,7 +17,7 @@
 // differing field) so that many inputs hitting one problem count once.
 
 const { annotateFrame, fieldsAround } = require('./annotate');
-const { sameBytes } = require('./canonical');
+const { sameBytes, sameRun, kRun } = require('./canonical');
 const { frameOf } = require('./ops');
 
 const tiers = [
@@ -59,7 +59,9 @@ function treeDiff(a, b, lossy) {
 
 const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
 // A long byte run held alike by both nodes is not spelled out to be compared.
-const alikeBytes = (a, b, key) => key === 'bytes' && sameBytes(a, b);
+// Nor a long run of numbers: only the other props of the two arrays are.
+const alike = (a, b, key, lossy) => (key === 'bytes' && sameBytes(a, b)) ||
+  (key === 'props' && sameRun(a, b) && firstDifference(a[kRun].named, b[kRun].named, lossy) === null);
 const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // How a pair compares on its own: null when alike, { a, b } (and shape) when
@@ -119,7 +121,7 @@ function descend(a, b, lossy) {
   let d = a.t === b.t ? null : descend(a.t, b.t, lossy);
   if (d) return up(d, 't', a, b);
   for (const key in a) {
-    if (key === 't' || !kept(a, key, lossy) || alikeBytes(a, b, key)) continue;
+    if (key === 't' || !kept(a, key, lossy) || alike(a, b, key, lossy)) continue;
     const x = a[key];
     const y = kept(b, key, lossy) ? b[key] : undefined;
     d = x === y ? null : descend(x, y, lossy);
@@ -159,7 +161,7 @@ function walk(a, b, lossy) {
     const below = keysBelow(x, y, lossy);
     for (let k = below.length - 1; k >= 0; k--) {
       const key = below[k];
-      if (alikeBytes(x, y, key)) continue;
+      if (alike(x, y, key, lossy)) continue;
       todo.push(xs.length);
       xs.push(Array.isArray(x) || kept(x, key, lossy) || key === 't' ? x[key] : undefined);
       ys.push(Array.isArray(y) || kept(y, key, lossy) || key === 't' ? y[key] : undefined);

@@ -386,6 +386,52 @@ describe('canonical trees', function () {
     });
   });
 
+  describe('long runs of numbers', function () {
+    const numbers = (n, at, value) => {
+      const a = Array.from({ length: n }, (_, i) => i + 0.5);
+      if (at !== undefined) a[at] = value;
+      return a;
+    };
+    // A Proxy's props are listed key by key, never as a run.
+    const spelled = (array) => c(new Proxy(array, {})).props;
+    it('spell out their items, then the other props, when read, as a short array would', function () {
+      const holey = numbers(1000);
+      delete holey[3];
+      holey.tail = { x: 1 };
+      for (const array of [numbers(1000), holey]) {
+        const tree = c(array);
+        assert.deepEqual(wire(tree).props, wire(spelled(array)));
+        assert.deepEqual(tree.props, wire(tree).props);
+      }
+    });
+
+    it('find the first differing item or prop where it is, on trees as made and as read from JSON', function () {
+      const cases = [
+        [numbers(1000), numbers(1000, 700, -1), '$.props[700][1].v'],
+        [numbers(1000, 5, 0), numbers(1000, 5, -0), '$.props[5][1].v'],
+        [Object.assign(numbers(1000), { x: 1 }), Object.assign(numbers(1000), { x: 2 }), '$.props[1000][1].v'],
+      ];
+      for (const [x, y, path] of cases) {
+        const d = treeDiff(c(x), c(y));
+        assert.equal(d?.path, path);
+        assert.deepEqual(treeDiff(wire(c(x)), wire(c(y))), d);
+        assert.deepEqual(treeDiff(c(x), wire(c(y))), d);
+      }
+      same(numbers(1000), numbers(1000));
+      same(numbers(1000, 9, NaN), numbers(1000, 9, NaN));
+      assert.equal(treeDiff(c(numbers(1000)), c(numbers(1000))), null);
+    });
+
+    it('are only runs of enumerable numbers, so an accessor or an object among them is seen', function () {
+      const withGetter = numbers(1000);
+      Object.defineProperty(withGetter, 400, { get: () => 1, enumerable: true });
+      assert.deepEqual(c(withGetter).props[400], ['400', { t: 'accessor' }]);
+      const withObject = numbers(1000, 400, {});
+      assert.equal(c(withObject).props[400][1].t, 'object');
+      differ(withObject, numbers(1000, 400, {}).map((v, i) => (i === 401 ? 0 : v)));
+    });
+  });
+
   describe('array buffers', function () {
     it('tells ArrayBuffer, SharedArrayBuffer and resizable buffers apart', function () {
       const plain = c(new Uint8Array([1, 2]).buffer);
