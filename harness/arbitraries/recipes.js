@@ -114,7 +114,7 @@ const hostTamper = (keys) => fc.oneof(
     throws: fc.option(fc.constant('setter called'), { nil: undefined }) }, { requiredKeys: ['op', 'key'] }),
   fc.record({ op: fc.constant('define'), key: fc.constant({ symbol: 'hidden' }),
     get: fc.constant({ returns: num(2) }) }),
-  part('effectGetter', 6),
+  part('hostEffectGetter', 6),
 );
 
 // Steps on shared prototypes, undone after each call.

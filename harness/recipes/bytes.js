@@ -384,7 +384,7 @@ function encodeRecipe(recipe) {
 // Grammar parts that other generators (the fast-check arbitraries) draw from
 // bytes, so that both engines reach the same classes the same way.
 const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
-  effectGetter: effectGetter(effectKeys) };
+  effectGetter: effectGetter(effectKeys), hostEffectGetter: portSteps['effect-getter'] };
 
 function decodePart(name, bytes) {
   return parts[name](new Decoder(bytes), undefined, 0);
