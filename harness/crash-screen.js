@@ -23,11 +23,19 @@ function* ownKeys(node) {
   }
 }
 
-// Every recipe node, wherever it sits.
-function* nodes(value) {
-  if (value === null || typeof value !== 'object') return;
-  if (typeof value.k === 'string') yield value;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) yield* nodes(child);
+// Every recipe node, wherever it sits, parents first (every input is
+// screened: a stack costs less than nested generators).
+function nodes(value) {
+  const found = [];
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (typeof v.k === 'string') found.push(v);
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return found;
 }
 
 // A getter step aimed at a property of its object ("on": key) may add keys to
@@ -42,7 +50,7 @@ const shapes = [
     // index key, and a SIGSEGV.
     name: 'index key on a host object',
     matches(recipe) {
-      const all = [...nodes(recipe)];
+      const all = nodes(recipe);
       if (!all.some(isHost)) return false;
       return all.some((node) => (isHost(node) && [...ownKeys(node)].some(isIndex)) ||
         aimedSteps(node).some((step) => isIndex(step.key)));
