@@ -56,6 +56,14 @@ function fromHex(hex) {
   return lastBytes;
 }
 
+// The hex of bytes this process made for a check (a corrupted frame, a
+// stream), kept as fromHex's last, so that the check's operations read the
+// bytes themselves rather than decoding the hex again. Nothing writes to them.
+function toHex(bytes) {
+  [lastHex, lastBytes] = [bytes.toString('hex'), bytes];
+  return lastHex;
+}
+
 // In-process, an outcome keeps the frame a codec wrote beside its hex, and a
 // request to decode it carries the payload, so that no frame this process
 // wrote is parsed back from hex (to decode it, or to compare it with another).
@@ -212,4 +220,6 @@ function* cut(data, sizes = []) {
   if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
 }
 
-module.exports = { createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf };
+module.exports = {
+  createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf, toHex,
+};
