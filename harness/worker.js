@@ -16,7 +16,19 @@ const { buildInput } = require('./recipes/build');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const kReply = 3;
-const reply = (message) => fs.writeSync(kReply, `${JSON.stringify(message)}\n`);
+// JSON has no form for a BigInt: an answer that holds one (somewhere a
+// value's own fields reach a description) has it written as its digits and
+// `n`, rather than the request failing inside this process.
+const bigIntAsText = (key, value) => (typeof value === 'bigint' ? `${value}n` : value);
+function toJson(message) {
+  try {
+    return JSON.stringify(message);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return JSON.stringify(message, bigIntAsText);
+  }
+}
+const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);
 const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });

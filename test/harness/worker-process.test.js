@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const { WorkerProcess } = require('../../harness/worker-process');
 const { Session } = require('../../harness/session');
 const { EnvironmentError, StoppedError } = require('../../harness/errors');
-const { node26, fixture, within, useWorker } = require('../fixtures/helpers');
+const { node26, fixture, within, useWorker, checkAgainst } = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
@@ -34,6 +34,17 @@ describe('WorkerProcess', function () {
       const out = await session.run('a', { op: 'serialize', input: { recipe } });
       assert.equal(out.kind, 'ok');
       assert.equal(session.stats().crashes, 1);
+    });
+  });
+
+  describe('an outcome JSON has no form for', function () {
+    const worker = useWorker();
+
+    it('is answered with its BigInt as digits and n, alone or among gathered operations', async function () {
+      const alone = await worker.request(serialize(fixture('bigint-error.js')));
+      assert.deepEqual([alone.kind, alone.error.name, alone.error.message], ['reject', '5n', 'thrown by the adapter']);
+      const gathered = await checkAgainst(fixture('bigint-error.js'), 'value', { recipe });
+      assert.equal(gathered.outcomes.serialize.b.error.name, '5n');
     });
   });
 
