@@ -7,9 +7,15 @@
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { countValue } = require('./coverage');
-const { payloadRequest } = require('./ops');
+const { payloadRequest, kFrame } = require('./ops');
 
 const both = (request) => [['a', request], ['b', request]];
+
+// `to`, with the bytes `from` carries beside its hex (ops.js bytesInput), if any.
+function carryBytes(from, to) {
+  if (from[kFrame]) to[kFrame] = from[kFrame];
+  return to;
+}
 
 function unbuildable(type, input, a, b) {
   const { error } = a.kind === 'unbuildable' ? a : b;
@@ -59,7 +65,7 @@ function* roundtrip(input) {
 // input: { bytes (hex), chunks: [sizes] }: a byte stream cut into reads of
 // the given sizes, the rest as a last read.
 function* stream(input) {
-  const [oa, ob] = yield both({ op: 'stream', bytes: input.bytes, chunks: input.chunks ?? [] });
+  const [oa, ob] = yield both(carryBytes(input, { op: 'stream', bytes: input.bytes, chunks: input.chunks ?? [] }));
   const differences = oa.kind === 'ok' && ob.kind === 'ok' ?
     compareReads(oa.reads, ob.reads) :
     compareOutcomes('stream', 'framer', oa, ob);
@@ -69,7 +75,7 @@ function* stream(input) {
 // input: { bytes (hex) }: a whole frame, length prefix included, fed to a
 // fresh framer as one read.
 function* frame(input) {
-  return { ...(yield* stream({ bytes: input.bytes })), type: 'frame', input };
+  return { ...(yield* stream(carryBytes(input, { bytes: input.bytes }))), type: 'frame', input };
 }
 
 const checks = { value, roundtrip, stream, frame };

@@ -56,20 +56,21 @@ function fromHex(hex) {
   return lastBytes;
 }
 
-// The hex of bytes this process made for a check (a corrupted frame, a
-// stream), kept as fromHex's last, so that the check's operations read the
-// bytes themselves rather than decoding the hex again. Nothing writes to them.
-function toHex(bytes) {
-  [lastHex, lastBytes] = [bytes.toString('hex'), bytes];
-  return lastHex;
-}
-
 // In-process, an outcome keeps the frame a codec wrote beside its hex, and a
 // request to decode it carries the payload, so that no frame this process
 // wrote is parsed back from hex (to decode it, or to compare it with another).
 // Neither goes into JSON: a worker process gets the hex, and outcomes
 // compare, travel and are saved as before.
 const kFrame = Symbol('frame');
+
+// The input of a frame or stream check made of bytes this process holds (a
+// corrupted frame, frames in a row): hex, as inputs are recorded, carrying the
+// bytes themselves for the operations of the check made here.
+function bytesInput(bytes, extra) {
+  const input = { bytes: bytes.toString('hex'), ...extra };
+  input[kFrame] = bytes;
+  return input;
+}
 
 // The request to run `op` (deserialize, roundtrip) on the payload of the frame of a serialize outcome.
 function payloadRequest(op, outcome) {
@@ -113,7 +114,7 @@ function createOps(buildInput, { built } = {}) {
     },
     deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request)),
     roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
-    stream: ({ codec, bytes, chunks }) => stream(loadCodec(codec), fromHex(bytes), chunks),
+    stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks),
   };
 }
 
@@ -221,5 +222,6 @@ function* cut(data, sizes = []) {
 }
 
 module.exports = {
-  createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf, toHex,
+  createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf, bytesInput,
+  kFrame,
 };

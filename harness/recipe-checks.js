@@ -7,7 +7,7 @@
 
 const { checks } = require('./checks');
 const { applyCorruption, Layout } = require('./corrupt');
-const { frameOf, toHex } = require('./ops');
+const { frameOf, bytesInput } = require('./ops');
 const { chunkSizes } = require('./arbitraries/frames');
 
 // The frame of a serialize outcome and its layout, made once per outcome: a
@@ -36,7 +36,7 @@ function* frameOnA(recipe, corruption) {
 // input: { recipe, corruption }: null when a cannot serialize the recipe.
 function* recipeFrame({ recipe, corruption }) {
   const bytes = yield* frameOnA(recipe, corruption);
-  return bytes && (yield* checks.frame({ bytes: toHex(bytes) }));
+  return bytes && (yield* checks.frame(bytesInput(bytes)));
 }
 
 // input: { items: [{ recipe, corruption? }], plan }: the frames in a row, cut
@@ -49,7 +49,7 @@ function* recipeStream({ items, plan }) {
   }
   if (!frames.length) return null;
   const chunks = chunkSizes(plan, frames.map((f) => f.length));
-  return yield* checks.stream({ bytes: toHex(Buffer.concat(frames)), chunks });
+  return yield* checks.stream(bytesInput(Buffer.concat(frames), { chunks }));
 }
 
 // Every check by name, these two included.
