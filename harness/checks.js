@@ -84,10 +84,17 @@ const checks = { value, roundtrip, stream, frame };
 // type names a check or is a check's generator function (see recipe-checks.js).
 const stepsOf = (type, input) => (typeof type === 'function' ? type : checks[type])(input);
 
-function runSync(type, run, input) {
+// both(request), when given, runs a request that sides a and b make alike
+// in one go, giving [outcome a, outcome b], or null to have it run side by side.
+const inOneGo = (requests, both) =>
+  (both && requests.length === 2 && requests[0][1] === requests[1][1] ? both(requests[0][1]) : null);
+
+function runSync(type, run, input, both) {
   const steps = stepsOf(type, input);
   let step = steps.next();
-  while (!step.done) step = steps.next(step.value.map(([side, request]) => run(side, request)));
+  while (!step.done) {
+    step = steps.next(inOneGo(step.value, both) ?? step.value.map(([side, request]) => run(side, request)));
+  }
   return step.value;
 }
 

@@ -101,7 +101,7 @@ function written(bytes) {
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
 // serialize; built(request), when given, is told once it is made, before the codec runs.
 function createOps(buildInput, { built } = {}) {
-  return {
+  const ops = {
     info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
     serialize: (request) => {
       const effects = [];
@@ -112,10 +112,27 @@ function createOps(buildInput, { built } = {}) {
       if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value);
       return outcome;
     },
+    // One request for both sides of a check, codecs { a, b } of this process:
+    // [outcome a, outcome b] of a recipe's serialization, its value built
+    // once when it can be (serializeShared); null for any other request.
+    both: (request, codecs) => {
+      if (request.op !== 'serialize' || request.input.recipe === undefined) return null;
+      const order = codecs.b === kReference ? ['a', 'b'] : codecs.a === kReference ? ['b', 'a'] : null;
+      if (!order) return null;
+      const alone = (side) => ops.serialize({ ...request, codec: codecs[side] });
+      const effects = [];
+      const build = attemptBuild(() => buildInput(request.input, effects));
+      if (build.kind) return [build, { ...build }];
+      const outcomes = serializeShared(build, effects, order.map((side) => loadCodec(codecs[side])), request.tree);
+      // Whatever the value did not stay the same for was serialized on a value of its own.
+      const [first, second] = outcomes.map((outcome, i) => outcome ?? alone(order[i]));
+      return order[0] === 'a' ? [first, second] : [second, first];
+    },
     deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request)),
     roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
     stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks),
   };
+  return ops;
 }
 
 // What a worker that ran out of time on a request owes it: when a value
@@ -147,17 +164,57 @@ function serialize(codec, build) {
   return outcome;
 }
 
+// The reference codec, whose writing changes nothing in the value it writes.
+const kReference = 'js';
+
+// Two codecs serializing one value, as each would serialize a value of its
+// own: the codec under test goes first, on the value as built; the reference
+// codec then writes the same value, unless user code ran (a getter, which may
+// have changed it). Setup and teardown are done once, around both. Gives the
+// two outcomes in that order, null for one that needs a value of its own: the
+// second when the first ran user code, the first when only the second did
+// (its input tree must describe the value it wrote).
+function serializeShared(build, effects, codecs, tree) {
+  const outcomes = [null, null];
+  const setup = attempt(() => build.setup());
+  if (setup?.kind === 'reject') {
+    attempt(() => build.teardown());
+    return outcomes;
+  }
+  for (const [i, codec] of codecs.entries()) {
+    outcomes[i] = attempt(() => written(codec.serialize(build.value)));
+    outcomes[i].effects = effects.splice(0);
+    if (outcomes[i].effects.length) break;
+  }
+  const secondRanUserCode = Boolean(outcomes[1]?.effects.length);
+  const teardown = attempt(() => build.teardown());
+  // What the teardown ran, each codec's own teardown would have run.
+  const after = effects.splice(0);
+  for (const [i, o] of outcomes.entries()) {
+    if (o) outcomes[i] = teardown?.kind === 'reject' ? { ...teardown, effects: [...o.effects, ...after] } : o;
+    if (o && teardown?.kind !== 'reject') o.effects.push(...after);
+  }
+  if (secondRanUserCode) outcomes[0] = null;
+  const described = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
+  if (tree && described.length) {
+    describeInput(described[0], build.value, effects);
+    for (const o of described.slice(1)) o.inputTree = described[0].inputTree;
+  }
+  return outcomes;
+}
+
 // The value that was sent, as the round-trip oracle compares it with what
 // comes back; only when no user code ran, and none runs while describing it.
-function describeInput(outcome, value) {
-  if (outcome.effects.length) return;
+// effects: the array the value's user code records in.
+function describeInput(outcome, value, effects = outcome.effects) {
+  if (effects.length) return;
   try {
     const tree = canonicalize(value);
-    if (!outcome.effects.length) outcome.inputTree = tree;
+    if (!effects.length) outcome.inputTree = tree;
   } catch {
     // A value whose description throws is still checked for readability.
   } finally {
-    outcome.effects.length = 0;
+    effects.length = 0;
   }
 }
 

@@ -47,6 +47,8 @@ class SyncSession {
     useScreen = process.env.IPCFUZZ_SCREEN !== 'off' }) {
     Object.assign(this, { sides, timeoutMs, onLoss, useScreen });
     this.ops = createOps(buildInput);
+    const codecs = { a: sides.a.codec, b: sides.b.codec };
+    this.both = (request) => this.ops.both(request, codecs);
     this.workers = new Map();
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.local = {};
@@ -95,7 +97,8 @@ class SyncSession {
   // rest of the check wait for the next worker to boot.
   check(type, input, isolate = false) {
     const isolated = isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
-    return runSync(type, (side, request) => this.run(side, request, isolated), input);
+    return runSync(type, (side, request) => this.run(side, request, isolated), input,
+      this.local.a && this.local.b && !isolated ? this.both : undefined);
   }
 
   // As Session.confirm, in fresh synchronous workers.

@@ -53,6 +53,7 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   const { runSync } = require('./checks');
   const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
   const op = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
+  const both = (request) => ops.both(request, codecs);
   let run = op;
   if (onRecipes(type)) {
     for (const [number, recipe] of added) recipes.set(number, recipe);
@@ -63,7 +64,7 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   let parts = [];
   let sent = performance.now();
   for (const input of inputs) {
-    const result = runSync(allChecks[type], run, input);
+    const result = runSync(allChecks[type], run, input, both);
     const clean = !result || !result.differences.length;
     parts.push(clean ? result && 0 : full ? result : { differences: result.differences });
     if (performance.now() - sent >= kPartsMs) {

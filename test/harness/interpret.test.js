@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const fc = require('fast-check');
 const { recipe } = require('../../harness/arbitraries/recipes');
 const inputs = require('../../fuzzers/jazzer/inputs');
-const { root, node26, fixture } = require('../fixtures/helpers');
+const { root, node26, fixtureLines } = require('../fixtures/helpers');
 
 const seed = Number(process.env.IPCFUZZ_SEED ?? 20261125);
 const num = (v) => ({ k: 'number', v });
@@ -49,13 +49,7 @@ const corners = [
 ];
 
 // One line per recipe of what the fixture saw, built one way in a fresh node under test.
-function outcomes(recipes, way) {
-  const run = spawnSync(node26, ['--expose-internals', '--no-warnings', fixture('build-outcomes.js'), way], {
-    input: JSON.stringify(recipes), encoding: 'utf8', maxBuffer: 1 << 28,
-  });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout.trim().split('\n').map((line) => JSON.parse(line));
-}
+const outcomes = (recipes, way) => fixtureLines('build-outcomes.js', recipes, [way]);
 
 describe('recipe planner', function () {
   this.timeout(120_000);
