@@ -44,10 +44,15 @@ function compileRecipe(recipe) {
     'return {',
     `  value: ${value},`,
     `  setup() {${block(gen.setup)}},`,
-    `  teardown() {${block(gen.teardown.reverse())}},`,
+    `  teardown() {${block(teardownOf(gen))}},`,
     '};',
   ].join('\n');
 }
+
+// What teardown undoes, last done first: the shared state steps changed, then
+// the ports. A close can throw (a step can take a port's close method away),
+// and must not leave a prototype changed for the values built after it.
+const teardownOf = (gen) => [...gen.teardown.reverse(), ...gen.closes.reverse()];
 
 function block(lines) {
   return lines.length ? `\n${lines.map((l) => `    ${l}`).join('\n')}\n  ` : '';
@@ -57,6 +62,7 @@ class Generator {
   lines = [];
   setup = [];
   teardown = [];
+  closes = [];
   ids = new Map();
   count = 0;
   required = new Set();
@@ -116,4 +122,4 @@ class Generator {
   }
 }
 
-module.exports = { compileRecipe, helpers, nameNode };
+module.exports = { compileRecipe, helpers, nameNode, teardownOf };

@@ -13,7 +13,7 @@
 
 const { RecipeError } = require('./errors');
 const { hostTypes } = require('./hosts');
-const { helpers, nameNode } = require('./codegen');
+const { helpers, nameNode, teardownOf } = require('./codegen');
 const {
   kinds: emitters, errorTypes, stringShapes, nestings, getterSteps, steps: stepNames,
   check, hex, count, entries, number, key, globalName, labelOf, viewLayout,
@@ -109,6 +109,7 @@ class Planner {
   view = this.body;    // where the expression being planned is read
   setup = [];
   teardown = [];
+  closes = [];
   ids = new Map();     // id -> slot
   count = 0;           // variables v1, v2, ...
   saves = 0;           // what steps that change shared state saved
@@ -369,7 +370,7 @@ const planners = {
   port: {
     plan(r, path, p) {
       const channel = p.declare((c) => new (c.require('node:worker_threads').MessageChannel)());
-      p.teardown.push((c) => closePort(c, channel, 'port1'), (c) => closePort(c, channel, 'port2'));
+      p.closes.push((c) => closePort(c, channel, 'port1'), (c) => closePort(c, channel, 'port2'));
       const name = p.bind(r, path, (c) => channel.read(c).port1);
       props(name, r, path, p);
       return name;
@@ -576,8 +577,8 @@ function applyStep(step, target, path, p) {
 function planRecipe(recipe) {
   const p = new Planner();
   const value = p.emit(recipe, '$');
-  const { lines, setup, teardown } = p;
-  teardown.reverse();
+  const { lines, setup } = p;
+  const teardown = teardownOf(p);
   const { count, saves } = p;
   return (require, effects) => {
     // Filled, so that a store is never to a hole, which would run a setter

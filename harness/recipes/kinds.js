@@ -234,7 +234,7 @@ const kinds = {
     emit(r, path, gen) {
       gen.require('MessageChannel', 'node:worker_threads');
       const channel = gen.declare('new MessageChannel()');
-      gen.teardown.push(`${channel}.port1.close();`, `${channel}.port2.close();`);
+      gen.closes.push(`${channel}.port1.close();`, `${channel}.port2.close();`);
       const name = gen.bind(r, path, `${channel}.port1`);
       props(name, r, path, gen);
       return name;

@@ -86,6 +86,36 @@ describe('recipe planner', function () {
     assert.match(planned[6].teardown, /TypeError: v\d+\.port1\.close is not a function/);
   });
 
+  it('undoes the shared state steps changed even when closing a port throws, both ways', function () {
+    const recipe = { k: 'array', items: [
+      { k: 'view', type: 'Buffer', bytes: '00', tamper: [
+        { op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: 'Uint8Array' } }] },
+      { k: 'port', tamper: [{ op: 'prototype', of: null, proxy: true }] },
+    ] };
+    const script = `
+      const { planRecipe } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'interpret.js'))});
+      const { compileRecipe } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'codegen.js'))});
+      const recipe = ${JSON.stringify(recipe)};
+      const ways = { plan: planRecipe(recipe), source: new Function('require', 'effects', compileRecipe(recipe)) };
+      for (const [way, make] of Object.entries(ways)) {
+        const built = make(require, []);
+        built.setup();
+        const during = Buffer.prototype.constructor.name;
+        let threw = null;
+        try { built.teardown(); } catch (err) { threw = err.message; }
+        console.log(JSON.stringify({ way, during, threw, after: Buffer.prototype.constructor.name }));
+      }`;
+    const run = spawnSync(node26, ['--expose-internals', '--no-warnings', '-e', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    for (const line of lines) {
+      assert.equal(line.during, 'Uint8Array', line.way);
+      assert.match(line.threw, /close is not a function/, line.way);
+      assert.equal(line.after, 'Buffer', line.way);
+    }
+    assert.equal(lines.length, 2);
+  });
+
   it('starts an array as a fresh function would, whatever arrays it made before', function () {
     const script = `
       const { planRecipe } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'interpret.js'))});
