@@ -6,7 +6,7 @@
 // also what a finding keeps as its origin.
 
 const fc = require('fast-check');
-const { recipe, smallRecipe } = require('../harness/arbitraries/recipes');
+const { recipe, valueRecipe, smallRecipe } = require('../harness/arbitraries/recipes');
 const { corruption, chunkPlan } = require('../harness/arbitraries/frames');
 
 // The frame and stream properties corrupt and cut valid frames; which value
@@ -23,7 +23,7 @@ const properties = {
   // Both serializers give the same frame (or both reject), and each codec
   // decodes each codec's frame to the same tree.
   value: {
-    arbitrary: recipe,
+    arbitrary: valueRecipe,
     check: 'value',
     input: (r) => ({ recipe: r }),
   },
