@@ -219,8 +219,11 @@ const sameRun = (a, b) => a[kRun] !== undefined && b[kRun] !== undefined &&
   bytesOf(a[kRun].indices).equals(bytesOf(b[kRun].indices)) && bytesOf(a[kRun].values).equals(bytesOf(b[kRun].values));
 
 // `frame` is the ArrayBuffer the payload was decoded from, so views can say
-// whether they borrow it or own a copy.
-function canonicalize(value, { frame } = {}) {
+// whether they borrow it or own a copy. `decoded`: the value is what V8's
+// deserializer made (a builtin codec's), whose arrays' own items are all
+// enumerable data properties: they are read as values, not as descriptors
+// (1.5 ms against 11 ms for 100,000 items), and no user code can run.
+function canonicalize(value, { frame, decoded = false } = {}) {
   const seen = new Map();
 
   const item = (desc) => ('value' in desc ? visit(desc.value) : { t: 'accessor' });
@@ -257,7 +260,8 @@ function canonicalize(value, { frame } = {}) {
     const items = [];
     let holes = 0;
     for (let i = 0; i < array.length; i++) {
-      const desc = Object.getOwnPropertyDescriptor(array, i);
+      const desc = !decoded ? Object.getOwnPropertyDescriptor(array, i) :
+        Object.hasOwn(array, i) ? { value: array[i], enumerable: true } : undefined;
       if (desc !== undefined) items.push(i, desc);
       else if (++holes > 1024 && holes > items.length * 4) return null;
     }

@@ -4,7 +4,7 @@
 // Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
 
 const { canonicalize, copyBytes } = require('./canonical');
-const { loadCodec } = require('./codecs');
+const { loadCodec, builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
 
 function describeError(err) {
@@ -128,9 +128,9 @@ function createOps(buildInput, { built } = {}) {
       const [first, second] = outcomes.map((outcome, i) => outcome ?? alone(order[i]));
       return order[0] === 'a' ? [first, second] : [second, first];
     },
-    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request)),
+    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request), decodedBy(request.codec)),
     roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
-    stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks),
+    stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks, decodedBy(request.codec)),
   };
   return ops;
 }
@@ -218,11 +218,14 @@ function describeInput(outcome, value, effects = outcome.effects) {
   }
 }
 
-function deserialize(codec, payload) {
+// Whether what a codec decodes is V8's deserializer's own work (see canonicalize).
+const decodedBy = (codec) => builtinCodecs.includes(codec);
+
+function deserialize(codec, payload, decoded = false) {
   const frame = framed(payload);
   return attempt(() => {
     const value = codec.deserialize(frame.subarray(4));
-    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer }) };
+    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer, decoded }) };
   });
 }
 
@@ -238,7 +241,7 @@ function roundtrip(codec, payload) {
 // Feeds `data` to one framer in reads of the given sizes (the rest as a last
 // read) and records, per read, the messages delivered before any error, the
 // error, and the framer's buffering state afterwards.
-function stream(codec, data, chunks) {
+function stream(codec, data, chunks, decoded = false) {
   const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
   if (created.kind !== 'ok') return created;
   const { framer } = created;
@@ -247,7 +250,7 @@ function stream(codec, data, chunks) {
     const read = { delivered: [] };
     const failure = attempt(() => {
       for (const message of framer.push(chunk)) {
-        read.delivered.push(canonicalize(message, { frame: chunk.buffer }));
+        read.delivered.push(canonicalize(message, { frame: chunk.buffer, decoded }));
       }
     });
     if (failure) read.error = failure.error;

@@ -126,6 +126,28 @@ describe('canonical trees', function () {
       a.extra = 'x';
       assert.deepEqual(c(a).props.map(([k]) => k), ['0', 'extra']);
     });
+
+    it('reads a decoded array\'s items as values, to the same tree', function () {
+      const holey = [1];
+      holey[2] = 3;
+      holey[5000] = 'far';
+      const named = Array.from({ length: 300 }, (_, i) => i / 2);
+      named.extra = [null];
+      const sparse = [];
+      sparse[1e6] = 1;
+      for (const a of [[], [7, 'ab', { x: [1] }], holey, named, sparse, Array.from({ length: 2000 }, (_, i) => `${i}`)]) {
+        assert.equal(JSON.stringify(c(a, { decoded: true })), JSON.stringify(c(a)));
+      }
+    });
+
+    it('reads the items of arrays not known to be decoded through their descriptors', function () {
+      let ran = 0;
+      const a = [1, 2];
+      Object.defineProperty(a, 0, { get() { ran++; return 9; }, enumerable: true });
+      Object.defineProperty(a, 1, { value: 2, enumerable: false });
+      assert.deepEqual(wire(c(a)).props, [['0', { t: 'accessor' }]]);
+      assert.equal(ran, 0);
+    });
   });
 
   describe('objects', function () {
