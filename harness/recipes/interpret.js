@@ -314,7 +314,7 @@ const planners = {
   error: {
     plan(r, path, p) {
       const type = r.type ?? 'Error';
-      check(errorTypes.includes(type), path, `"type" must be one of ${errorTypes.join(', ')}`);
+      check(errorTypes.includes(type), path, () => `"type" must be one of ${errorTypes.join(', ')}`);
       const message = String(r.message ?? '');
       const cause = r.cause === undefined ? null : p.emit(r.cause, `${path}.cause`);
       const name = p.bind(r, path, cause ?
@@ -379,7 +379,7 @@ const planners = {
 
   host: {
     plan(r, path, p) {
-      check(Object.hasOwn(hostTypes, r.type), path, `"type" must be one of ${Object.keys(hostTypes).join(', ')}`);
+      check(Object.hasOwn(hostTypes, r.type), path, () => `"type" must be one of ${Object.keys(hostTypes).join(', ')}`);
       const make = makeHost[r.type];
       const name = p.bind(r, path, (c) => make(c.require));
       props(name, r, path, p);
@@ -389,7 +389,7 @@ const planners = {
 
   nest: {
     plan(r, path, p) {
-      check(Object.hasOwn(nestings, r.in), path, `"in" must be one of ${Object.keys(nestings).join(', ')}`);
+      check(Object.hasOwn(nestings, r.in), path, () => `"in" must be one of ${Object.keys(nestings).join(', ')}`);
       const depth = count(r.depth, path, 'depth');
       check(depth <= 100000, path, '"depth" must be at most 100000');
       const leaf = r.leaf === undefined ? constant(null) : p.emit(r.leaf, `${path}.leaf`);
@@ -448,7 +448,7 @@ function getter(step, label, path, p, target) {
     if (get.then === undefined) return;
     for (const [i, then] of entries(get.then, `${path}.get`, 'then').entries()) {
       const where = `${path}.get.then[${i}]`;
-      check(getterSteps.has(then?.op), where, `a getter runs one of ${[...getterSteps].join(', ')}`);
+      check(getterSteps.has(then?.op), where, () => `a getter runs one of ${[...getterSteps].join(', ')}`);
       let on = target;
       if (then.on !== undefined) {
         const k = keyOf(then.on, where);
@@ -567,7 +567,7 @@ const steps = {
 
 function applyStep(step, target, path, p) {
   const apply = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
-  check(apply, path, `unknown tampering step ${JSON.stringify(step?.op)}; one of ${Object.keys(stepNames).join(', ')}`);
+  check(apply, path, () => `unknown tampering step ${JSON.stringify(step?.op)}; one of ${Object.keys(stepNames).join(', ')}`);
   apply(step, target, path, p);
 }
 

@@ -26,8 +26,10 @@ const nestings = {
   host: `(v) => Object.assign(${hostTypes['secret-key']}, { a: v })`,
 };
 
+// message: a string, or a function that makes it (a list of names joined at
+// each check cost a planned recipe a tenth of its planning).
 function check(ok, path, message) {
-  if (!ok) throw new RecipeError(path, message);
+  if (!ok) throw new RecipeError(path, typeof message === 'function' ? message() : message);
 }
 
 function hex(value, path, field = 'bytes') {
@@ -43,7 +45,7 @@ function count(value, path, field) {
 }
 
 function globalName(name, path) {
-  check(globals.has(name), path, `${lit(name)} is not a known global`);
+  check(globals.has(name), path, () => `${lit(name)} is not a known global`);
   return name === 'MessagePort' ? 'require(\'node:worker_threads\').MessagePort' : name;
 }
 
@@ -70,7 +72,7 @@ function number(v, path) {
 
 // A view recipe's bytes and where they sit, checked.
 function viewLayout(r, path) {
-  check(viewTypes.includes(r.type), path, `"type" must be one of ${viewTypes.join(', ')}`);
+  check(viewTypes.includes(r.type), path, () => `"type" must be one of ${viewTypes.join(', ')}`);
   const bytes = hex(r.bytes ?? '', path);
   // `repeat` repeats the bytes, for views of 64 KiB and more.
   const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
@@ -111,7 +113,7 @@ const kinds = {
     const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
     const text = times === 1 ? lit(r.v) : `${lit(r.v)}.repeat(${times})`;
     if (r.shape === undefined || r.shape === 'literal') return text;
-    check(stringShapes.includes(r.shape), path, `"shape" must be one of literal, ${stringShapes.join(', ')}`);
+    check(stringShapes.includes(r.shape), path, () => `"shape" must be one of literal, ${stringShapes.join(', ')}`);
     return `${gen.helper(r.shape)}(${text})`;
   }),
   symbol: primitive((r) => `Symbol(${lit(String(r.description ?? ''))})`),
@@ -191,7 +193,7 @@ const kinds = {
     binds: true,
     emit(r, path, gen) {
       const type = r.type ?? 'Error';
-      check(errorTypes.includes(type), path, `"type" must be one of ${errorTypes.join(', ')}`);
+      check(errorTypes.includes(type), path, () => `"type" must be one of ${errorTypes.join(', ')}`);
       const args = [lit(String(r.message ?? ''))];
       if (r.cause !== undefined) args.push(`{ cause: ${gen.emit(r.cause, `${path}.cause`)} }`);
       const name = gen.bind(r, path, `new ${type}(${args.join(', ')})`);
@@ -245,7 +247,7 @@ const kinds = {
   host: {
     binds: true,
     emit(r, path, gen) {
-      check(Object.hasOwn(hostTypes, r.type), path, `"type" must be one of ${Object.keys(hostTypes).join(', ')}`);
+      check(Object.hasOwn(hostTypes, r.type), path, () => `"type" must be one of ${Object.keys(hostTypes).join(', ')}`);
       const name = gen.bind(r, path, hostTypes[r.type]);
       props(name, r, path, gen);
       return name;
@@ -254,7 +256,7 @@ const kinds = {
 
   // `leaf` wrapped `depth` times in a container, up to and past the stack limit.
   nest: primitive((r, path, gen) => {
-    check(Object.hasOwn(nestings, r.in), path, `"in" must be one of ${Object.keys(nestings).join(', ')}`);
+    check(Object.hasOwn(nestings, r.in), path, () => `"in" must be one of ${Object.keys(nestings).join(', ')}`);
     const depth = count(r.depth, path, 'depth');
     check(depth <= 100000, path, '"depth" must be at most 100000');
     const leaf = r.leaf === undefined ? 'null' : gen.emit(r.leaf, `${path}.leaf`);
@@ -312,7 +314,7 @@ function getterEffects(get, name, path, gen) {
   try {
     for (const [i, step] of entries(get.then, path, 'then').entries()) {
       const where = `${path}.then[${i}]`;
-      check(getterSteps.has(step?.op), where, `a getter runs one of ${[...getterSteps].join(', ')}`);
+      check(getterSteps.has(step?.op), where, () => `a getter runs one of ${[...getterSteps].join(', ')}`);
       applyTamper(step, step.on === undefined ? name : `${name}[${key(step.on, where)}]`, where, gen);
     }
     return gen.lines;
@@ -403,7 +405,7 @@ function labelOf(k) {
 
 function applyTamper(step, name, path, gen) {
   const apply = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
-  check(apply, path, `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
+  check(apply, path, () => `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
   apply(step, name, path, gen);
 }
 
