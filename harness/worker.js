@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const { createOps } = require('./ops');
 const { onJsonLines } = require('./lines');
-const { buildInput } = require('./recipes/build');
+const { buildInput, inputBuilder } = require('./recipes/build');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const kReply = 3;
@@ -32,6 +32,8 @@ const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);
 const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });
+// Whole checks get their recipes from fast-check, each new, or by number.
+let checkOps = null;
 
 // Kept between the checks of this process: the recipes of the frame and
 // stream checks, by the number the parent gave each (see batches.js), and
@@ -52,8 +54,9 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   // without the checks and fast-check, as fast as before.
   const { runSync } = require('./checks');
   const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
-  const op = (side, request) => ops[request.op]({ ...request, codec: codecs[side] });
-  const both = (request) => ops.both(request, codecs);
+  checkOps ??= createOps(inputBuilder({ byText: false }));
+  const op = (side, request) => checkOps[request.op]({ ...request, codec: codecs[side] });
+  const both = (request) => checkOps.both(request, codecs);
   let run = op;
   if (onRecipes(type)) {
     for (const [number, recipe] of added) recipes.set(number, recipe);

@@ -32,30 +32,44 @@ const requireOnce = (id) => {
   return modules.get(id);
 };
 
-// A check builds its value once per codec from the same recipe object: the
-// second build skips spelling the recipe out as its key.
+// A recipe object met again (a check that builds a value per codec, a
+// recipe of the frame checks' pool) is planned once.
 const byRecipe = new WeakMap();
 
-function builderFor(recipe) {
-  if (recipe !== null && typeof recipe === 'object' && byRecipe.has(recipe)) return byRecipe.get(recipe);
-  const key = JSON.stringify(recipe);
-  // The recipes used last stay planned (a fuzzer's mutations often decode to a recipe met before).
-  let make = builders.get(key);
-  if (make) builders.delete(key);
-  else make = makerOf(recipe);
-  builders.set(key, make);
-  if (builders.size > kBuilders) builders.delete(builders.keys().next().value);
-  if (recipe !== null && typeof recipe === 'object') byRecipe.set(recipe, make);
+// byText: the recipes used last stay planned by their text too, for recipes
+// decoded anew each time (a fuzzer's mutations often decode to a recipe met
+// before); spelling out each of fast-check's recipes, all new, cost its
+// value workers 3% of their time for nothing.
+function builderFor(recipe, byText) {
+  const isObject = recipe !== null && typeof recipe === 'object';
+  if (isObject && byRecipe.has(recipe)) return byRecipe.get(recipe);
+  let make;
+  if (byText) {
+    const key = JSON.stringify(recipe);
+    make = builders.get(key);
+    if (make) builders.delete(key);
+    else make = makerOf(recipe);
+    builders.set(key, make);
+    if (builders.size > kBuilders) builders.delete(builders.keys().next().value);
+  } else {
+    make = makerOf(recipe);
+  }
+  if (isObject) byRecipe.set(recipe, make);
   return make;
 }
 
-function buildInput(input, effects) {
-  if (input.recipe !== undefined) return builderFor(input.recipe)(requireOnce, effects);
-  const make = require(input.module);
-  if (typeof make !== 'function') {
-    throw new UsageError(`value module ${input.module} must export a function returning the value`);
-  }
-  return { value: make(effects), setup() {}, teardown() {} };
+// buildInput(input, effects), keeping recipes by their text or not (see builderFor).
+function inputBuilder({ byText }) {
+  return (input, effects) => {
+    if (input.recipe !== undefined) return builderFor(input.recipe, byText)(requireOnce, effects);
+    const make = require(input.module);
+    if (typeof make !== 'function') {
+      throw new UsageError(`value module ${input.module} must export a function returning the value`);
+    }
+    return { value: make(effects), setup() {}, teardown() {} };
+  };
 }
 
-module.exports = { buildInput };
+const buildInput = inputBuilder({ byText: true });
+
+module.exports = { buildInput, inputBuilder };
