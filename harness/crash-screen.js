@@ -62,12 +62,22 @@ const shapes = [
 // JavaScript on the public v8.Serializer and never reaches ipc_serdes.
 const mayCrash = (codec) => codec !== 'js';
 
+// The shapes of recipes screened before: fast-check's value recipes are
+// screened where they are drawn (arbitraries/recipes.js) and again where
+// they are checked (batches.js).
+const shapeOf = new WeakMap();
+
 // The shape an input of a check has, or null. A value module is user code:
 // anything may happen in it, so it is always screened.
 function screen(input) {
   if (input?.module !== undefined) return 'value module';
-  if (input?.recipe === undefined) return null;
-  return shapes.find((s) => s.matches(input.recipe))?.name ?? null;
+  const { recipe } = input ?? {};
+  if (recipe === undefined) return null;
+  const remembered = recipe !== null && typeof recipe === 'object';
+  if (remembered && shapeOf.has(recipe)) return shapeOf.get(recipe);
+  const shape = shapes.find((s) => s.matches(recipe))?.name ?? null;
+  if (remembered) shapeOf.set(recipe, shape);
+  return shape;
 }
 
 module.exports = { screen, shapes, mayCrash };
