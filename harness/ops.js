@@ -188,11 +188,12 @@ function serializeShared(build, effects, codecs, tree) {
   }
   const secondRanUserCode = Boolean(outcomes[1]?.effects.length);
   const teardown = attempt(() => build.teardown());
-  // What the teardown ran, each codec's own teardown would have run.
+  // What the teardown ran and how it ended, each codec's own teardown would have.
   const after = effects.splice(0);
   for (const [i, o] of outcomes.entries()) {
-    if (o) outcomes[i] = teardown?.kind === 'reject' ? { ...teardown, effects: [...o.effects, ...after] } : o;
-    if (o && teardown?.kind !== 'reject') o.effects.push(...after);
+    if (!o) continue;
+    o.effects.push(...after);
+    if (teardown?.kind === 'reject') outcomes[i] = { ...teardown, effects: o.effects };
   }
   if (secondRanUserCode) outcomes[0] = null;
   const described = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
