@@ -12,6 +12,7 @@ const { kinds } = require('./recipes/kinds');
 const { hostTypes } = require('./recipes/hosts');
 const { tags } = require('./wire');
 const { annotateFrame } = require('./annotate');
+const { frameOf } = require('./ops');
 const { integerKeyClasses } = require('./recipes/vocabulary');
 
 const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
@@ -124,14 +125,16 @@ const frameTags = new Map();
 const kRememberedHex = 512;
 const kAnnotatedHex = 1 << 15;
 
-function countFrame(hex) {
+// outcome: a serialize outcome; its frame is read from the bytes it carries, if any.
+function countFrame(outcome) {
+  const hex = outcome?.bytes;
   // Large frames (long arrays, MiB strings) would cost more to annotate than
   // to fuzz; the tags they hold, small frames hold too.
   if (typeof hex !== 'string' || hex.length > kAnnotatedHex) return;
   let tally = frameTags.get(hex);
   if (!tally) {
     tally = new Map();
-    for (const { tag } of annotateFrame(Buffer.from(hex, 'hex'), 0, { describe: false }).values) {
+    for (const { tag } of annotateFrame(frameOf(outcome), 0, { describe: false }).values) {
       tally.set(tag, (tally.get(tag) ?? 0) + 1);
     }
     if (frameTags.size >= 1000) frameTags.clear();
@@ -144,8 +147,8 @@ function countFrame(hex) {
 function countValue(result) {
   countNode(result.input?.recipe, true);
   const { a, b } = result.outcomes?.serialize ?? {};
-  countFrame(a?.bytes);
-  if (b?.bytes !== a?.bytes) countFrame(b?.bytes);
+  countFrame(a);
+  if (b?.bytes !== a?.bytes) countFrame(b);
   const dir = process.env.IPCFUZZ_COVERAGE_DIR;
   if (dir && Date.now() - flushedAt > 2000) flush(dir);
 }
