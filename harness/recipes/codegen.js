@@ -52,7 +52,7 @@ function compileRecipe(recipe) {
 // What teardown undoes, last done first: the shared state steps changed, then
 // the ports. A close can throw (a step can take a port's close method away),
 // and must not leave a prototype changed for the values built after it.
-const teardownOf = (gen) => [...gen.teardown.reverse(), ...gen.closes.reverse()];
+const teardownOf = (gen) => [...gen.teardown.toReversed(), ...gen.closes.toReversed()];
 
 function block(lines) {
   return lines.length ? `\n${lines.map((l) => `    ${l}`).join('\n')}\n  ` : '';
