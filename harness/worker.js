@@ -33,7 +33,7 @@ const ops = createOps(buildInput, {
   built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
 });
 // Whole checks get their recipes from fast-check, each new, or by number.
-let checkOps = null;
+const checkOps = createOps(inputBuilder({ byText: false }));
 
 // Kept between the checks of this process: the recipes of the frame and
 // stream checks, by the number the parent gave each (see batches.js), and
@@ -54,7 +54,6 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   // without the checks and fast-check, as fast as before.
   const { runSync } = require('./checks');
   const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
-  checkOps ??= createOps(inputBuilder({ byText: false }));
   const op = (side, request) => checkOps[request.op]({ ...request, codec: codecs[side] });
   const both = (request) => checkOps.both(request, codecs);
   let run = op;
