@@ -179,8 +179,9 @@ const boxed = fc.oneof(
 // Heavy values, one class as often as another: long strings, deep nests,
 // long packed and holey arrays, views around 64 KiB and of MiBs.
 const heavy = fc.oneof(
-  ...[4096, 65536, 1 << 20].map((repeat) => part('string', 32).filter((node) => node.repeat === repeat)),
-  ...[1000, 10000].map((depth) => part('nest', 4).filter((node) => node.depth === depth)),
+  ...[4096, 65536, 1 << 20].map((repeat) =>
+    part('string', 32).filter((node) => node.repeat !== undefined).map((node) => ({ ...node, repeat }))),
+  ...[1000, 10000].map((depth) => part('nest', 4).map((node) => ({ ...node, depth }))),
   ...[1000, 10000, 20000, 100000].map((n) => part('range', 4).filter((node) => node.n === n)),
   ...[[65535, 65537], [3 << 20, 3 << 20]].map(([min, max]) => fc.tuple(fc.constantFrom(...viewTypes),
     fc.integer({ min, max }), fc.uint8Array({ minLength: 8, maxLength: 8 })).map(([type, size, bytes]) => {

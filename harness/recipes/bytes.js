@@ -71,26 +71,34 @@ const numbers = ['-0', 'NaN', 'Infinity', '-Infinity', 0, 1, -1, 2 ** 31 - 1, -(
 const keys = ['a', 'b', 'visible', 'x', 'data', 'constructor', 'length', '', 'v', ...integerKeys];
 // Keys a getter's side effect touches: earlier, later and new ones.
 const effectKeys = ['a', 'b', 'x', 'visible', 'g', '0', '2147483648', { symbol: 'hidden' }];
+// A list of 256, one entry per byte value: the first give every entry of
+// `list`, as seeds were written with them, the others only the entries
+// `rare` does not hold for, so that a random byte names a rare one seldom.
+function rarely(list, rare) {
+  const common = list.filter((x) => !rare(x));
+  return Array.from({ length: 256 }, (_, i) => (i < list.length ? list[i] : common[i % common.length]));
+}
 // The keys a host object gets: index keys on one crash the native codec of
 // 26.4+ (harness/crash-screen.js), a known finding that costs a worker each
-// time. A list of 256, one key per byte value: the first give every key of
-// `list`, as seeds were written with them, the others only its keys that are
-// no integer key, so that a random byte names an integer key one time in 20.
-function rarelyInteger(list) {
-  const named = list.filter((k) => !integerKeys.includes(k));
-  return Array.from({ length: 256 }, (_, i) => (i < list.length ? list[i] : named[i % named.length]));
-}
-const hostKeys = rarelyInteger(portKeys);
-const hostEffectKeys = rarelyInteger(effectKeys);
+// time; a random byte names one about one time in 20.
+const isIntegerKey = (k) => integerKeys.includes(k);
+const hostKeys = rarely(portKeys, isIntegerKey);
+const hostEffectKeys = rarely(effectKeys, isIntegerKey);
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
 // Ordinary and null prototypes more often than all view types together.
 const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
-const repeats = [1, 1, 1, 1, 1, 1, 63, 64, 64, 65, 65, 4096, 65536, 1 << 20, 1 << 20];
+// Values that cost a check milliseconds rather than microseconds (long
+// strings, views of 64 KiB and more, nests 1000 deep and more, long arrays)
+// are named by a few byte values each: met in every other input, they took
+// most of a run's time; as rare as fast-check draws them (a few inputs in a
+// hundred), each class is still met thousands of times in a run.
+const repeats = rarely([1, 1, 1, 1, 1, 1, 63, 64, 64, 65, 65, 4096, 65536, 1 << 20, 1 << 20], (n) => n >= 4096);
 // Byte sizes of large views: one element repeated to around 64 KiB or to 3 MiB.
-const viewSizes = [null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20, 3 << 20, 3 << 20];
+const viewSizes = rarely([null, null, null, null, null, null, null, null, 65535, 65536, 65537, 3 << 20, 3 << 20,
+  3 << 20], (size) => size !== null);
 // Up to 1000 the codecs write the value (the JS codec fails on host objects);
 // at 10000 both hit the stack limit.
-const depths = [2, 10, 100, 1000, 1000, 10000];
+const depths = rarely([2, 10, 100, 1000, 1000, 10000], (depth) => depth >= 1000);
 const shapeKeys = [['x'], ['x', 'y'], ['y', 'x'], ['x', 'y', 'z']];
 // Values of every field representation: Smi, double, heap number, object, string, -0, NaN, bigint.
 const representations = [{ k: 'number', v: 1 }, { k: 'number', v: 1.5 }, { k: 'number', v: 2 ** 40 },
@@ -360,10 +368,20 @@ const weighted = [...Object.keys(kinds), 'host', 'host'];
 const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
 const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
+// The kinds a node may take: deep down, containers give way to leaves;
+// references need an earlier id. Long arrays (range) are heavy values.
+const kindTables = new Map();
+function kindsFor(deep, referring) {
+  const key = `${deep} ${referring}`;
+  if (!kindTables.has(key)) {
+    const names = weighted.filter((k) => (!deep || !containers.has(k)) && (referring || k !== 'ref'));
+    kindTables.set(key, rarely(names, (k) => k === 'range'));
+  }
+  return kindTables.get(key);
+}
+
 function node(ch, r, depth) {
-  // Deep down, containers give way to leaves; references need an earlier id.
-  const names = weighted.filter((k) => (depth < kMaxDepth || !containers.has(k)) && (k !== 'ref' || ch.ids > 0));
-  const kind = ch.pick(names, r?.k);
+  const kind = ch.pick(kindsFor(depth >= kMaxDepth, ch.ids > 0), r?.k);
   const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
   const id = withId ? ch.ids++ : undefined;
   const made = kinds[kind](ch, r, depth);

@@ -51,7 +51,9 @@ describe('round trips', function () {
     const viaBuild = treesInFreshProcess(recipes, 'buildInput');
     const viaSource = treesInFreshProcess(recipes, 'source');
     assert.equal(viaBuild.length, recipes.length);
+    // The same text is the same tree; a tree 10000 deep is too deep to be compared as objects.
     for (const [i, tree] of viaBuild.entries()) {
+      if (viaSource[i] === tree) continue;
       assert.deepEqual(JSON.parse(viaSource[i]), JSON.parse(tree), JSON.stringify(recipes[i]));
     }
   });
