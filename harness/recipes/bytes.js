@@ -78,12 +78,23 @@ function rarely(list, rare) {
   const common = list.filter((x) => !rare(x));
   return Array.from({ length: 256 }, (_, i) => (i < list.length ? list[i] : common[i % common.length]));
 }
-// The keys a host object gets: index keys on one crash the native codec of
-// 26.4+ (harness/crash-screen.js), a known finding that costs a worker each
-// time; a random byte names one about one time in 20.
+// A key from `list` for a host object. Index keys on one crash the native
+// codec of 26.4+ (harness/crash-screen.js), a known finding that costs a
+// worker each time: a first byte names the named keys or the index keys,
+// these for 4 byte values in 256, as often as fast-check draws them, and a
+// second which. A lookup, not a branch: a branch taken for index keys alone
+// would be a feature of its own to libFuzzer, which then mutates the inputs
+// that take it the most.
 const isIntegerKey = (k) => integerKeys.includes(k);
-const hostKeys = rarely(portKeys, isIntegerKey);
-const hostEffectKeys = rarely(effectKeys, isIntegerKey);
+function hostKeyFrom(list) {
+  const named = list.filter((k) => !isIntegerKey(k));
+  const indices = list.filter(isIntegerKey);
+  const classes = rarely([named, indices, indices, indices, indices], (keys) => keys === indices);
+  return (ch, key) => ch.pick(ch.pick(classes, key === undefined || !isIntegerKey(key) ? named : indices), key);
+}
+const hostKey = hostKeyFrom(portKeys);
+const hostEffectKey = hostKeyFrom(effectKeys);
+const objectEffectKey = (ch, key) => ch.pick(effectKeys, key);
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
 // Ordinary and null prototypes more often than all view types together.
 const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
@@ -194,14 +205,13 @@ function prototype(ch, s) {
   return step;
 }
 
-// What a getter does to the object being copied before it returns or throws.
+// What a getter does to the object being copied before it returns or throws;
+// `key` reads the keys it touches.
 const effects = {
-  delete: (ch, s) => ({ op: 'delete', key: ch.pick(effectKeys, s?.key) }),
-  add: (ch, s) => ({ op: 'set', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 9 } }),
-  hide: (ch, s) => ({
-    op: 'define', key: ch.pick(effectKeys, s?.key), value: { k: 'number', v: 5 }, enumerable: false,
-  }),
-  redefine: (ch, s) => ({ op: 'define', key: ch.pick(effectKeys, s?.key), get: { returns: { k: 'number', v: 7 } } }),
+  delete: (ch, s, key) => ({ op: 'delete', key: key(ch, s?.key) }),
+  add: (ch, s, key) => ({ op: 'set', key: key(ch, s?.key), value: { k: 'number', v: 9 } }),
+  hide: (ch, s, key) => ({ op: 'define', key: key(ch, s?.key), value: { k: 'number', v: 5 }, enumerable: false }),
+  redefine: (ch, s, key) => ({ op: 'define', key: key(ch, s?.key), get: { returns: { k: 'number', v: 7 } } }),
   prototype,
   detach: () => ({ op: 'detach', on: 'v' }),
   resize: () => ({ op: 'resize', on: 'v', to: 1 }),
@@ -210,27 +220,27 @@ const effects = {
   'prevent-extensions': () => ({ op: 'preventExtensions' }),
 };
 
-// A getter that changes the object, defined at one of `keys`.
-const effectGetter = (keys) => (ch, s) => {
-  const step = { op: 'define', key: ch.pick(keys, s?.key), get: {} };
-  const name = ch.pick(Object.keys(effects), s && stepName(effects, s.get.then[0]));
-  step.get.then = [effects[name](ch, s?.get.then[0])];
+// A getter that changes the object, at a key and touching keys `key` reads.
+const effectGetter = (key) => (ch, s) => {
+  const step = { op: 'define', key: key(ch, s?.key), get: {} };
+  const name = ch.pick(Object.keys(effects), s && stepName(effects, s.get.then[0], key));
+  step.get.then = [effects[name](ch, s?.get.then[0], key)];
   if (ch.flag(s?.get.throws)) step.get.throws = 'getter';
   else step.get.returns = { k: 'number', v: 1 };
   if (ch.flag(s?.enumerable === false)) step.enumerable = false;
   return step;
 };
 
-const objectSteps = { 'effect-getter': effectGetter(effectKeys), prototype };
+const objectSteps = { 'effect-getter': effectGetter(objectEffectKey), prototype };
 
 const portSteps = {
-  'effect-getter': effectGetter(hostEffectKeys),
+  'effect-getter': effectGetter(hostEffectKey),
   getter: (ch, s) => ({
-    op: 'define', key: ch.pick(hostKeys, s?.key),
+    op: 'define', key: hostKey(ch, s?.key),
     get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } },
   }),
   'inherited-setter': (ch, s) => {
-    const step = { op: 'inherited-setter', key: ch.pick(portKeys, s?.key) };
+    const step = { op: 'inherited-setter', key: hostKey(ch, s?.key) };
     if (ch.flag(s?.throws)) step.throws = 'setter called';
     return step;
   },
@@ -238,10 +248,10 @@ const portSteps = {
 };
 
 // Which step of a table a recipe step is, for encoding.
-function stepName(table, step) {
+function stepName(table, step, ...rest) {
   return Object.keys(table).find((name) => {
     try {
-      return JSON.stringify(table[name](new Encoder(), step)) === JSON.stringify(step);
+      return JSON.stringify(table[name](new Encoder(), step, ...rest)) === JSON.stringify(step);
     } catch {
       return false;
     }
@@ -265,7 +275,7 @@ function hostProps(ch, r) {
   const props = [];
   for (let i = 0; i < count; i++) {
     const [key, value] = r?.props[i] ?? [];
-    props.push([ch.pick(hostKeys, key), primitive(ch, value)]);
+    props.push([hostKey(ch, key), primitive(ch, value)]);
   }
   return props;
 }
@@ -402,7 +412,7 @@ function encodeRecipe(recipe) {
 // Grammar parts that other generators (the fast-check arbitraries) draw from
 // bytes, so that both engines reach the same classes the same way.
 const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
-  effectGetter: effectGetter(effectKeys), hostEffectGetter: portSteps['effect-getter'] };
+  effectGetter: objectSteps['effect-getter'], hostEffectGetter: portSteps['effect-getter'] };
 
 function decodePart(name, bytes) {
   return parts[name](new Decoder(bytes), undefined, 0);

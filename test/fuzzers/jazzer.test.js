@@ -66,8 +66,8 @@ describe('Jazzer.js engine', function () {
   // the native codec in-process: the engine records libFuzzer's saved input as
   // a finding, and the target starts again and fuzzes on. With the screen off
   // (IPCFUZZ_SCREEN=off, for tests alone) and the seeds it screens given as
-  // crashed before (so they run in a worker), the crash comes from a 3-byte
-  // input in the working corpus, smaller than any seed and so run early: a
+  // crashed before (so they run in a worker), the crash comes from a 4-byte
+  // input in the working corpus, among the smallest and so run early: a
   // MessagePort with an index key.
   it('records a native crash the screen misses, and goes on fuzzing after it', async function () {
     const { createHash } = require('node:crypto');
@@ -83,7 +83,7 @@ describe('Jazzer.js engine', function () {
       .filter((bytes) => screen(inputs.value(bytes)));
     assert.ok(screenedSeeds.length > 0);
     const scratch = path.join(out, 'unscreened');
-    const crasher = Buffer.from('070105', 'hex');
+    const crasher = Buffer.from('07010100', 'hex');
     assert.ok(screen(inputs.value(crasher)), 'the crasher is no longer the shape of the known crash');
     fs.mkdirSync(path.join(scratch, 'work', 'corpus', 'value'), { recursive: true });
     fs.writeFileSync(path.join(scratch, 'work', 'corpus', 'value', 'crasher'), crasher);
