@@ -180,20 +180,19 @@ const sameBytes = (a, b) => a[kCopy] !== undefined && b[kCopy] !== undefined &&
 // several times per check, and two runs compare as their bytes (sameRun).
 const kRunItems = 256;
 const kRun = Symbol('run');
+const kHole = Symbol('hole');
 
-// items: index, descriptor, index, ... (arrayItems); null unless a run.
-function numberRun(items) {
-  const count = items.length / 2;
+// items: { indices, slots } (arrayItems); null unless a run.
+function numberRun({ indices, slots }, decoded) {
+  const count = indices.length;
   if (count < kRunItems) return null;
-  const indices = new Uint32Array(count);
   const values = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    const desc = items[2 * k + 1];
-    if (!desc.enumerable || typeof desc.value !== 'number') return null;
-    indices[k] = items[2 * k];
-    values[k] = desc.value;
+    const value = decoded ? slots[k] : slots[k].enumerable ? slots[k].value : undefined;
+    if (typeof value !== 'number') return null;
+    values[k] = value;
   }
-  return { indices, values };
+  return { indices: Uint32Array.from(indices), values };
 }
 
 function setRun(node, run, named) {
@@ -227,6 +226,8 @@ function canonicalize(value, { frame, decoded = false } = {}) {
   const seen = new Map();
 
   const item = (desc) => ('value' in desc ? visit(desc.value) : { t: 'accessor' });
+  // An array item's slot (arrayItems), when it is enumerable: as a tree.
+  const slotItem = (slot) => (decoded ? visit(slot) : slot.enumerable ? item(slot) : undefined);
 
   // The node's props: [key, tree] of each enumerable own string key, in
   // the order Reflect.ownKeys lists them (an array's items maybe as a run).
@@ -238,11 +239,12 @@ function canonicalize(value, { frame, decoded = false } = {}) {
     const typed = types.isTypedArray(object);
     if ((typed || types.isStringObject(object)) && object.length > kMaxListedIndices) return;
     let keys = (typed || Array.isArray(object)) && !types.isProxy(object) ? ownNonIndexKeys(object) : null;
-    const items = keys && !typed ? arrayItems(object) : [];
-    if (items === null) keys = null;
-    const run = items && numberRun(items);
-    for (let at = 0; !run && at < items?.length; at += 2) {
-      if (items[at + 1].enumerable) out.push([indexKey(items[at]), item(items[at + 1])]);
+    const items = keys && !typed ? arrayItems(object) : null;
+    if (items === null && !typed) keys = null;
+    const run = items && numberRun(items, decoded);
+    for (let k = 0; !run && k < items?.indices.length; k++) {
+      const tree = slotItem(items.slots[k]);
+      if (tree) out.push([indexKey(items.indices[k]), tree]);
     }
     for (const key of keys ?? Reflect.ownKeys(object)) {
       if (typeof key === 'symbol' || skip?.(key)) continue;
@@ -252,20 +254,26 @@ function canonicalize(value, { frame, decoded = false } = {}) {
     if (run) setRun(node, run, out);
   }
 
-  // An array's own items as index, descriptor, index, ... in the order
-  // Reflect.ownKeys lists them, asked for by index; null when it is so sparse (under one
-  // index in 8 set) that listing its keys costs less. Nothing is visited
-  // before that is known: a visit numbers the objects it meets.
+  // An array's own items in the order Reflect.ownKeys lists them, asked for
+  // by index: { indices, slots }, a slot the item's descriptor, or of a
+  // decoded array its value (no descriptor made per item); null when it is
+  // so sparse (under one index in 8 set) that listing its keys costs less.
+  // Nothing is visited before that is known: a visit numbers the objects it meets.
   function arrayItems(array) {
-    const items = [];
+    const indices = [];
+    const slots = [];
     let holes = 0;
     for (let i = 0; i < array.length; i++) {
-      const desc = !decoded ? Object.getOwnPropertyDescriptor(array, i) :
-        Object.hasOwn(array, i) ? { value: array[i], enumerable: true } : undefined;
-      if (desc !== undefined) items.push(i, desc);
-      else if (++holes > 1024 && holes > items.length * 4) return null;
+      const slot = !decoded ? Object.getOwnPropertyDescriptor(array, i) ?? kHole :
+        Object.hasOwn(array, i) ? array[i] : kHole;
+      if (slot !== kHole) {
+        indices.push(i);
+        slots.push(slot);
+      } else if (++holes > 1024 && holes > indices.length * 8) {
+        return null;
+      }
     }
-    return items;
+    return { indices, slots };
   }
 
   function backing(view) {
