@@ -17,17 +17,22 @@ class Stop extends Error {
 }
 
 class Reader {
-  // Without `describe`, only the values are kept: no segments, no labels.
+  // Without `describe`, only the values are kept: no segments, no labels;
+  // with describe 'fields', segments name their fields, and the labels of
+  // most (the values read) are left out.
   constructor(bytes, start, end, describe = true) {
     this.bytes = bytes;
     this.pos = start;
     this.end = end;
+    this.until = Infinity;  // reading stops once a field past this offset is marked
     this.segments = describe ? [] : null;
+    this.labels = describe === true;
     this.values = [];  // extent of every complete value: { start, end, tag }
   }
 
   mark(start, label, field) {
     this.segments?.push({ start, end: this.pos, label, field: field ?? label });
+    if (this.pos > this.until) throw new Stop(`read up to offset ${this.until}`, this.pos);
   }
 
   byte() {
@@ -61,7 +66,8 @@ class Reader {
   field(label, read, field) {
     const start = this.pos;
     const value = read();
-    if (this.segments) this.mark(start, typeof label === 'function' ? label(value) : `${label} ${value}`, field);
+    if (!this.segments) return value;
+    this.mark(start, !this.labels ? null : typeof label === 'function' ? label(value) : `${label} ${value}`, field);
     return value;
   }
 }
@@ -86,7 +92,7 @@ function readHeader(r) {
 function readString(r, tag, field) {
   const length = r.field('byteLength', () => r.varint(), `${field}.length`);
   const bytes = r.field(() => `${field}`, () => r.raw(length), `${field}.bytes`);
-  if (!r.segments) return;
+  if (!r.labels) return;
   const seg = r.segments.at(-1);
   const text = tag === 0x63 ? Buffer.from(bytes).toString('utf16le') :
     Buffer.from(bytes).toString(tag === 0x53 ? 'utf8' : 'latin1');
@@ -105,7 +111,7 @@ function readHostObject(r, depth) {
   r.field(() => 'view bytes', () => r.raw(byteLength), 'host.bytes');
   if (viewTypes[index] === undefined) throw new Stop(`bad-view-index: ${index}`, indexStart);
   const width = bytesPerElement[viewTypes[index]] ?? 1;
-  if (byteLength % width && r.segments) r.segments.at(-1).label += ` (not a multiple of ${width})`;
+  if (byteLength % width && r.labels) r.segments.at(-1).label += ` (not a multiple of ${width})`;
 }
 
 function readProperties(r, depth, endTag) {
@@ -225,8 +231,10 @@ function readError(r, depth) {
 }
 
 // Annotates one frame at `start`: returns { segments, values, end, stop? };
-// with describe: false, segments is null (what counting values needs, cheaper).
-function annotateFrame(bytes, start = 0, { describe = true } = {}) {
+// with describe: false, segments is null (what counting values needs, cheaper);
+// with describe: 'fields', segments name their fields, most without labels;
+// with `until`, the segments end with the first that goes past that offset.
+function annotateFrame(bytes, start = 0, { describe = true, until } = {}) {
   const r = new Reader(bytes, start, bytes.length, describe);
   if (bytes.length - start < 4) {
     r.pos = bytes.length;
@@ -239,6 +247,7 @@ function annotateFrame(bytes, start = 0, { describe = true } = {}) {
   const end = start + 4 + length;
   r.end = Math.min(end, bytes.length);
   try {
+    r.until = until ?? Infinity;
     readHeader(r);
     readValue(r, 0);
     if (r.pos < r.end) {
@@ -249,6 +258,7 @@ function annotateFrame(bytes, start = 0, { describe = true } = {}) {
     if (end > bytes.length) throw new Stop(`truncated-payload: ${end - bytes.length} bytes missing`, bytes.length);
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
+    r.until = Infinity;
     if (r.pos < r.end) {
       const at = r.pos;
       r.pos = r.end;
@@ -303,9 +313,11 @@ function annotateStream(bytes) {
 }
 
 // The fields around a byte offset, for signatures of byte differences: the
-// one covering it (`at`) and one ending right before it (`before`).
+// one covering it (`at`) and one ending right before it (`before`). Fields
+// are marked in the order of their bytes: none after the one covering the
+// offset is read (a large frame may differ near its start).
 function fieldsAround(bytes, offset) {
-  const { segments } = annotateFrame(bytes);
+  const { segments } = annotateFrame(bytes, 0, { describe: 'fields', until: offset });
   const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
   const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
   return { at, before };

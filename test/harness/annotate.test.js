@@ -73,6 +73,23 @@ describe('annotate', function () {
       assert.equal(fieldAt(f, 11), 'host.bytes');
       assert.equal(fieldAt(f, 99), 'beyond-value');
     });
+
+    it('names the fields around an offset as the whole frame read would, reading no further', function () {
+      const { fieldsAround } = require('../../harness/annotate');
+      const frames = ['ff0f 6f 220161 4902 7b01', 'ff0f 5c00 01 04 01020304', 'ff0f 4102 4902 4904 2400 02',
+        'ff0f 6f 2201 61 5c01 6f 7b00 7b01', 'ff0f 00 00 4902', 'ff0f 4902 ffff', 'ff0f 6f 2201']
+        .map((h) => bytes(frame(h)));
+      for (const f of frames) {
+        const { segments } = annotateFrame(f);
+        for (let offset = 0; offset <= f.length; offset++) {
+          const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
+          const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
+          assert.deepEqual(fieldsAround(f, offset), { at, before }, `${f.toString('hex')} at ${offset}`);
+        }
+        const stopped = annotateFrame(f, 0, { until: 6 });
+        assert.ok(stopped.segments.filter((s) => s.field !== 'unread').every((s) => s.start <= 6), f.toString('hex'));
+      }
+    });
   });
 
   describe('stops', function () {
