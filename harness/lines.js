@@ -20,7 +20,10 @@ function onLines(stream, handle) {
   });
 }
 
-const onJsonLines = (stream, handle) => onLines(stream, (line) => handle(JSON.parse(line)));
+// A blank line (a worker driven by hand) is no message.
+const onJsonLines = (stream, handle) => onLines(stream, (line) => {
+  if (line.trim() !== '') handle(JSON.parse(line));
+});
 
 // Calls done(code, signal) once a child has exited and its last lines are
 // read: 'exit' can come before its pipes are drained. A grandchild that keeps

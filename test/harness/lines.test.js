@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert');
 const { spawn } = require('node:child_process');
-const { onLines, afterOutput } = require('../../harness/lines');
+const { onLines, onJsonLines, afterOutput } = require('../../harness/lines');
 
 describe('lines', function () {
   it('gives each line once, whole, however the text is cut', function () {
@@ -11,6 +11,15 @@ describe('lines', function () {
     onLines(stream, (line) => seen.push(line));
     for (const piece of ['a', 'b\ncd', '\n\n', 'e'.repeat(70000), 'f\ng']) stream.write(piece);
     assert.deepEqual(seen, ['ab', 'cd', '', `${'e'.repeat(70000)}f`]);
+  });
+
+  it('gives each JSON line as its value, and nothing for a blank line', function () {
+    const { PassThrough } = require('node:stream');
+    const stream = new PassThrough();
+    const seen = [];
+    onJsonLines(stream, (message) => seen.push(message));
+    stream.write('{"id":1}\n\n  \n[2]\n');
+    assert.deepEqual(seen, [{ id: 1 }, [2]]);
   });
 
   // 'exit' can come before the last lines are read: here they are written
