@@ -10,7 +10,7 @@
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
-const { createOps } = require('./ops');
+const { createOps, payloadRequest } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput, inputBuilder } = require('./recipes/build');
 const { builtinCodecs } = require('./codecs');
@@ -128,7 +128,7 @@ function warmUp() {
   for (const codec of builtinCodecs) {
     try {
       const written = ops.serialize({ op: 'serialize', codec, input: { recipe } });
-      toJson(ops.deserialize({ op: 'deserialize', codec, bytes: written.bytes.slice(8) }));
+      toJson(ops.deserialize({ ...payloadRequest('deserialize', written), codec }));
     } catch { /* not in this binary */ }
   }
 }

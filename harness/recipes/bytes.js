@@ -378,20 +378,13 @@ const weighted = [...Object.keys(kinds), 'host', 'host'];
 const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
 const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
-// The kinds a node may take: deep down, containers give way to leaves;
-// references need an earlier id. Long arrays (range) are heavy values.
-const kindTables = new Map();
-function kindsFor(deep, referring) {
-  const key = `${deep} ${referring}`;
-  if (!kindTables.has(key)) {
-    const names = weighted.filter((k) => (!deep || !containers.has(k)) && (referring || k !== 'ref'));
-    kindTables.set(key, rarely(names, (k) => k === 'range'));
-  }
-  return kindTables.get(key);
-}
+// The kinds a node may take, [deep][referring]: deep down, containers give
+// way to leaves; references need an earlier id. Long arrays (range) are heavy values.
+const kindTables = [false, true].map((deep) => [false, true].map((referring) => rarely(
+  weighted.filter((k) => (!deep || !containers.has(k)) && (referring || k !== 'ref')), (k) => k === 'range')));
 
 function node(ch, r, depth) {
-  const kind = ch.pick(kindsFor(depth >= kMaxDepth, ch.ids > 0), r?.k);
+  const kind = ch.pick(kindTables[Number(depth >= kMaxDepth)][Number(ch.ids > 0)], r?.k);
   const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
   const id = withId ? ch.ids++ : undefined;
   const made = kinds[kind](ch, r, depth);
