@@ -34,10 +34,14 @@ help:
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets and check them by the platform's rules (OSS_FUZZ_CHECK_SECONDS=20)"
 
-install: node_modules/.package-lock.json
+install: node_modules/.package-lock.json harness/forkserver/build/forkserver.node
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
+
+# Without cc it is not made, and the synchronous workers start as new node processes.
+harness/forkserver/build/forkserver.node: harness/forkserver/forkserver.c node_modules/.package-lock.json
+	@scripts/build-native.sh forkserver
 
 # Lint first: a style or layering error fails before the long suites start.
 test: install lint native test-harness test-cli test-properties test-fuzzers test-conformance test-bench

@@ -1,12 +1,14 @@
 'use strict';
 // Lines of text as they arrive on a stream, and JSON lines: how the harness
 // talks to its workers and reads the fuzzers' progress.
-function onLines(stream, handle) {
-  // The text of a line not ended yet, in pieces: only each new piece is
-  // searched and the line joined once, as one answer can be megabytes long.
+
+// Calls handle(line) for each line ended in the pieces of text given to the
+// function it returns. The text of a line not ended yet is kept in pieces:
+// only each new piece is searched and the line joined once, as one answer
+// can be megabytes long.
+function lineSplitter(handle) {
   let pending = [];
-  stream.setEncoding('utf8');
-  stream.on('data', (text) => {
+  return (text) => {
     let start = 0;
     let newline;
     while ((newline = text.indexOf('\n', start)) !== -1) {
@@ -17,13 +19,19 @@ function onLines(stream, handle) {
       handle(line);
     }
     if (start < text.length) pending.push(text.slice(start));
-  });
+  };
+}
+
+function onLines(stream, handle) {
+  stream.setEncoding('utf8');
+  stream.on('data', lineSplitter(handle));
 }
 
 // A blank line (a worker driven by hand) is no message.
-const onJsonLines = (stream, handle) => onLines(stream, (line) => {
+const jsonLines = (handle) => (line) => {
   if (line.trim() !== '') handle(JSON.parse(line));
-});
+};
+const onJsonLines = (stream, handle) => onLines(stream, jsonLines(handle));
 
 // Calls done(code, signal) once a child has exited and its last lines are
 // read: 'exit' can come before its pipes are drained. A grandchild that keeps
@@ -41,4 +49,4 @@ function afterOutput(child, done, drainMs = 1000) {
   });
 }
 
-module.exports = { onLines, onJsonLines, afterOutput };
+module.exports = { lineSplitter, jsonLines, onLines, onJsonLines, afterOutput };

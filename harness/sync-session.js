@@ -105,7 +105,7 @@ class SyncSession {
   confirm(type, input, difference) {
     return confirmSync({
       type, input, difference, sides: this.sides,
-      startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs }),
+      startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, forkServer: false }),
     });
   }
 

@@ -13,6 +13,10 @@
 // not. The shell that waits for a worker writes how it ended on its answer
 // FIFO, which this process holds open for reading and writing: so no open
 // blocks and no read ends early, and a worker's death is its last line.
+// Where the fork server is built (harness/forkserver), the spawner starts one
+// node of it instead (zygote.js), which forks each worker ready to run, and
+// the fork's monitor writes that last line: a crash then costs a fork, not a
+// node start. The workers that confirm a finding are always started afresh.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -23,6 +27,8 @@ const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
+const zygoteMain = path.join(__dirname, 'zygote.js');
+const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 // Workers kept booting once one was lost: a native crash every few inputs
 // outpaces one boot at a time on a busy machine.
@@ -37,18 +43,25 @@ const signalNames = {};
 for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
 
-// Reads `requests<TAB>answers<TAB>worker.js<TAB>node` lines (paths may hold
-// spaces); each starts a worker of that node on those FIFOs, and answers on
-// the answer FIFO with the worker's pid and then its wait status. The worker
-// reads its requests on fd 4 moved to stdin (an asynchronous command's own
-// stdin would be /dev/null). `jobs` reaps the shells that have ended. Ends
-// when this process closes its end.
+// Reads `requests<TAB>answers<TAB>main<TAB>node[<TAB>library]` lines (paths
+// may hold spaces); each starts a worker (worker.js) of that node on those
+// FIFOs, and answers on the answer FIFO with the worker's pid and then its
+// wait status. A fork server (zygote.js) comes with its library to preload,
+// given as its argument too, and runs with V8's --single-threaded (see
+// forkserver.c). The node reads its requests on fd 4 moved to stdin (an
+// asynchronous command's own stdin would be /dev/null). `jobs` reaps the
+// shells that have ended. Ends when this process closes its end.
 const spawnerScript = `
-while IFS='	' read -r requests answers main node; do
+while IFS='	' read -r requests answers main node library; do
   (
     exec 4<"$requests" 3>"$answers"
     rm -f "$requests" "$answers"
-    "$node" --expose-internals --no-warnings "$main" <&4 4<&- >/dev/null 2>&1 &
+    set --
+    if [ -n "$library" ]; then
+      export LD_PRELOAD="$library\${LD_PRELOAD:+:$LD_PRELOAD}"
+      set -- --single-threaded
+    fi
+    "$node" "$@" --expose-internals --no-warnings "$main" \${library:+"$library"} <&4 4<&- >/dev/null 2>&1 &
     exec 4<&-
     echo '{"pid":'$!'}' >&3
     wait $!
@@ -72,10 +85,16 @@ function spawnerInput(dir) {
   return spawner.input;
 }
 
+// Whether workers may come from a fork server: it is built, and not turned
+// off (IPCFUZZ_FORK_SERVER=off, to compare the two ways in the bench).
+const forkServerBuilt = () => process.env.IPCFUZZ_FORK_SERVER !== 'off' && fs.existsSync(forkServerLibrary);
+
 class SyncWorker {
-  constructor(nodePath, { timeoutMs = 10_000 } = {}) {
+  // forkServer: false starts every worker afresh.
+  constructor(nodePath, { timeoutMs = 10_000, forkServer = forkServerBuilt() } = {}) {
     this.nodePath = nodePath;
     this.timeoutMs = timeoutMs;
+    this.zygote = forkServer ? undefined : null;  // undefined: not started yet
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
     this.nextId = 1;
     this.named = 0;
@@ -90,6 +109,15 @@ class SyncWorker {
 
   // A booting worker: this process's ends of its two FIFOs (its pid comes as its first line).
   #spawn() {
+    const [requests, answers, worker] = this.#channel();
+    const zygote = this.#zygote();
+    if (zygote) fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
+    else fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
+    return worker;
+  }
+
+  // A pair of FIFOs, and a worker with this process's ends of them.
+  #channel() {
     if (!this.fifos.length) {
       for (let i = Math.min(kFifoBatch, Math.max(2, this.named)); i > 0; i--) {
         const n = ++this.named;
@@ -98,13 +126,28 @@ class SyncWorker {
       execFileSync('mkfifo', this.fifos.flat());
     }
     const [requests, answers] = this.fifos.shift();
-    const worker = {
+    return [requests, answers, {
       toWorker: fs.openSync(requests, O_RDWR | O_NONBLOCK),
       fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
       pid: null, pending: '', decoder: new StringDecoder('utf8'),
-    };
-    fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
-    return worker;
+    }];
+  }
+
+  // The fork server of this node, started on first use and waited for, or
+  // null: none asked for, or it did not start (a binary it cannot load in),
+  // or it ended (its shell's exit line), and workers are started afresh.
+  #zygote() {
+    if (this.zygote === undefined) {
+      const [requests, answers, zygote] = this.#channel();
+      fs.writeSync(spawnerInput(this.dir),
+        `${requests}\t${answers}\t${zygoteMain}\t${this.nodePath}\t${forkServerLibrary}\n`);
+      this.zygote = this.#receive(zygote, Date.now() + kStartMs)?.ready ? zygote : null;
+      if (!this.zygote) this.#stop(zygote);
+    } else if (this.zygote && this.#nextMessage(this.zygote)?.exit !== undefined) {
+      this.#stop(this.zygote);
+      this.zygote = null;
+    }
+    return this.zygote;
   }
 
   request(message) {
@@ -115,7 +158,7 @@ class SyncWorker {
     if (!this.#send(Buffer.from(`${JSON.stringify({ ...message, id })}\n`), deadline)) return this.#hung(null);
     let built = false;  // a value module's note comes before the answer
     for (;;) {
-      const answer = this.#receive(deadline);
+      const answer = this.#receive(this.current, deadline);
       if (answer === undefined) return this.#hung(unfinishedBuild(message, built, this.timeoutMs));
       if (answer.exit !== undefined) return this.#crashed(answer.exit);
       if (answer.built) {
@@ -142,10 +185,10 @@ class SyncWorker {
     return true;
   }
 
-  // The next message of the worker or of its shell ({ exit }), past its pid; undefined when out of time.
-  #receive(deadline) {
+  // The next message of a worker or of its shell ({ exit }), past its pid; undefined when out of time.
+  #receive(worker, deadline) {
     for (;;) {
-      const message = this.#nextMessage(this.current);
+      const message = this.#nextMessage(worker);
       if (message !== null) return message;
       if (Date.now() > deadline) return undefined;
       Atomics.wait(pause, 0, 0, 0.05);
@@ -222,10 +265,10 @@ class SyncWorker {
   }
 
   close() {
-    if (this.current) this.#stop(this.current);
-    for (const spare of this.spares) this.#stop(spare);
+    for (const worker of [this.current, ...this.spares, this.zygote]) if (worker) this.#stop(worker);
     this.current = null;
     this.spares = [];
+    this.zygote = null;
     process.removeListener('exit', this.onExit);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

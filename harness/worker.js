@@ -7,6 +7,7 @@
 // never returns is blamed on itself, not on the codec. A `checks` request
 // runs whole checks with both codecs in this process (see batches.js); a
 // `many` request, operations gathered for this process (see worker-process.js).
+// A fork server (zygote.js) forks workers that run the same requests.
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
@@ -14,6 +15,7 @@ const { createOps, payloadRequest } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput, inputBuilder } = require('./recipes/build');
 const { builtinCodecs } = require('./codecs');
+const { hostTypes } = require('./recipes/hosts');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const kReply = 3;
@@ -112,19 +114,20 @@ function handle(request) {
   }
 }
 
-onJsonLines(process.stdin, (request) => reply(handle(request)));
-
 // A worker started in place of one that crashed answers its first request
 // about three times faster once the code every request runs (building a
 // value, the codecs' first calls, an answer's JSON) is compiled: done here,
-// while it waits for that request. The value is plain and its keys are no
-// recipe's, so it leaves no hidden class or field representation that a
-// checked value could meet; a codec this binary lacks is left out.
+// while it waits for that request. Its first host objects of each type cost
+// 10 to 20 ms more (the crypto module, OpenSSL's first key and certificate):
+// one of each is built too. The value is plain and its keys are no recipe's,
+// so it leaves no hidden class or field representation that a checked value
+// could meet; a codec this binary lacks is left out.
 function warmUp() {
   const key = 'ipcfuzzWarmUp';
+  const hosts = Object.keys(hostTypes).map((type) => ({ k: 'host', type, props: [[key, { k: 'null' }]] }));
   const recipe = { k: 'object', props: [[key, { k: 'array', items: [{ k: 'string', v: 'é' }, { k: 'number', v: 1.5 },
     { k: 'view', type: 'Uint8Array', bytes: '0102' }, { k: 'map', entries: [[{ k: 'bigint', v: '1' }, { k: 'null' }]] },
-    { k: 'port', props: [[key, { k: 'bool', v: true }]] }] }]] };
+    { k: 'port', props: [[key, { k: 'bool', v: true }]] }, ...hosts] }]] };
   for (const codec of builtinCodecs) {
     try {
       const written = ops.serialize({ op: 'serialize', codec, input: { recipe } });
@@ -132,4 +135,10 @@ function warmUp() {
     } catch { /* not in this binary */ }
   }
 }
-setImmediate(warmUp);
+
+module.exports = { handle, reply, warmUp };
+
+if (require.main === module) {
+  onJsonLines(process.stdin, (request) => reply(handle(request)));
+  setImmediate(warmUp);
+}

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the C model of the wire format (fuzzers/native/): the Node-API addon
 # that fuzzers/native/model.js loads, and the fuzz targets when clang-16 and AFL++
-# are there. Installs nothing: a missing toolchain is a one-line notice and
-# exit 0, so callers decide whether that is a failure.
+# are there; and the synchronous workers' fork server (harness/forkserver/).
+# Installs nothing: a missing toolchain is a one-line notice and exit 0, so
+# callers decide whether that is a failure.
 #
-# Usage: scripts/build-native.sh [addon|fuzzers|all] [--planted-bug]
+# Usage: scripts/build-native.sh [forkserver|addon|fuzzers|all] [--planted-bug]
 #   fuzzers go to .ipcfuzz/native/ (with --planted-bug: .ipcfuzz/native/planted/,
 #   built with -DIPCFUZZ_PLANTED_BUG). Environment: CLANG (default clang-16),
 #   AFL_CC_FAST (default afl-clang-fast), NODE_GYP (a node-gyp to use).
@@ -43,6 +44,21 @@ build_addon() {
   echo "build-native: $src/build/Release/ipcfuzz_model.node"
 }
 
+# One C file, preloaded and loaded as an addon (harness/forkserver/forkserver.c):
+# no node-gyp, only cc and the pinned binary's headers.
+build_forkserver() {
+  local out=harness/forkserver/build
+  if ! command -v cc >/dev/null; then
+    echo "build-native: skipping the fork server: needs cc (workers then start as new node processes)"
+    return
+  fi
+  mkdir -p "$out"
+  cc -O2 -std=gnu11 -Wall -Wextra -shared -fPIC -I node_modules/node-26.10.0/include/node \
+    -DNODE_GYP_MODULE_NAME=forkserver -o "$out/forkserver.node.tmp" harness/forkserver/forkserver.c -ldl
+  mv "$out/forkserver.node.tmp" "$out/forkserver.node"
+  echo "build-native: $out/forkserver.node"
+}
+
 build_fuzzers() {
   local clang=${CLANG:-clang-16} afl=${AFL_CC_FAST:-afl-clang-fast}
   if ! command -v "$clang" >/dev/null; then
@@ -69,8 +85,9 @@ build_fuzzers() {
 }
 
 case "$what" in
+  forkserver) build_forkserver ;;
   addon) build_addon ;;
   fuzzers) build_fuzzers ;;
-  all) build_addon; build_fuzzers ;;
-  *) echo "usage: scripts/build-native.sh [addon|fuzzers|all] [--planted-bug]" >&2; exit 2 ;;
+  all) build_forkserver; build_addon; build_fuzzers ;;
+  *) echo "usage: scripts/build-native.sh [forkserver|addon|fuzzers|all] [--planted-bug]" >&2; exit 2 ;;
 esac

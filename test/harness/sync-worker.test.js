@@ -2,15 +2,20 @@
 // The synchronous worker (what the Jazzer.js targets drive the codec under
 // test with) hands back replies whole, whatever the pipe reads cut; a worker
 // that dies or hangs is an outcome, the next request runs in a fresh one, and
-// none is left running once the worker is closed.
+// none is left running once the worker is closed. Workers forked by the fork
+// server give the outcomes that workers started afresh give.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { SyncWorker } = require('../../harness/sync-worker');
 const { node26, fixture } = require('../fixtures/helpers');
 
+const forkServerLibrary = path.join(__dirname, '..', '..', 'harness', 'forkserver', 'build', 'forkserver.node');
+
 // The workers that synchronous workers of this process started: node
-// processes below it whose parent is a shell of the spawner (a worker process
-// of another kind is a child of this process itself).
+// processes below it, not its own children (a worker process of another
+// kind), with the command line each was started with.
 function spawnedWorkers() {
   const parents = new Map();
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
@@ -21,14 +26,31 @@ function spawnedWorkers() {
   }
   const program = (pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     } catch {
       return null;
     }
   };
   const below = (pid) => pid > 1 && (parents.get(pid) === process.pid || below(parents.get(pid)));
-  return [...parents.keys()].filter((pid) => below(pid) && program(pid) === node26 &&
-    program(parents.get(pid)) === '/bin/sh');
+  return [...parents.keys()].filter((pid) => below(pid) && parents.get(pid) !== process.pid &&
+    program(pid)?.[0] === node26).map((pid) => ({ pid, args: program(pid) }));
+}
+
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+// Workers still booting end on their own, when they find their requests closed.
+function assertNoneLeft(before) {
+  const started = () => spawnedWorkers().filter(({ pid }) => !before.has(pid));
+  const until = Date.now() + 20_000;
+  while (started().length && Date.now() < until) pause(100);
+  assert.deepEqual(started(), []);
+}
+
+// The fork server is built by `make install`; where .ci/run installed cc, a skip is a failure.
+function needForkServer(test) {
+  if (fs.existsSync(forkServerLibrary)) return;
+  if (process.env.IPCFUZZ_NO_SKIP === '1') throw new Error(`cannot run (IPCFUZZ_NO_SKIP=1): ${forkServerLibrary} is not built`);
+  test.skip();
 }
 
 describe('synchronous worker', function () {
@@ -51,28 +73,82 @@ describe('synchronous worker', function () {
     }
   });
 
-  it('gives a crash with its signal and a hang, goes on in fresh workers, and leaves none behind', function () {
-    const recipe = { k: 'number', v: 1 };
-    const before = new Set(spawnedWorkers());
-    const started = () => spawnedWorkers().filter((pid) => !before.has(pid));
-    const worker = new SyncWorker(node26, { timeoutMs: 2000 });
-    try {
-      assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
-      for (let i = 0; i < 3; i++) {
-        const crash = worker.request({ op: 'serialize', codec: fixture('abort.js'), input: { recipe } });
-        assert.deepEqual({ kind: crash.kind, signal: crash.signal }, { kind: 'crash', signal: 'SIGABRT' });
+  for (const forkServer of [false, true]) {
+    it(`gives a crash with its signal and a hang, goes on in fresh workers, and leaves none behind${
+      forkServer ? ' (fork server)' : ''}`, function () {
+      if (forkServer) needForkServer(this);
+      const recipe = { k: 'number', v: 1 };
+      const before = new Set(spawnedWorkers().map(({ pid }) => pid));
+      const worker = new SyncWorker(node26, { timeoutMs: 2000, forkServer });
+      try {
+        assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
+        for (let i = 0; i < 3; i++) {
+          const crash = worker.request({ op: 'serialize', codec: fixture('abort.js'), input: { recipe } });
+          assert.deepEqual({ kind: crash.kind, signal: crash.signal }, { kind: 'crash', signal: 'SIGABRT' });
+        }
+        const hang = worker.request({ op: 'serialize', codec: fixture('hang.js'), input: { recipe } });
+        assert.equal(hang.kind, 'hang');
+        assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
+        assert.deepEqual(worker.stats, { requests: 6, crashes: 3, hangs: 1, restarts: 4 });
+        const started = spawnedWorkers().filter(({ pid }) => !before.has(pid));
+        assert.ok(started.length > 0);
+        // Forked workers keep the fork server's command line.
+        const main = forkServer ? 'zygote.js' : 'worker.js';
+        assert.ok(started.every(({ args }) => args.some((arg) => path.basename(arg) === main)), main);
+      } finally {
+        worker.close();
       }
-      const hang = worker.request({ op: 'serialize', codec: fixture('hang.js'), input: { recipe } });
-      assert.equal(hang.kind, 'hang');
-      assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
-      assert.deepEqual(worker.stats, { requests: 6, crashes: 3, hangs: 1, restarts: 4 });
-      assert.ok(started().length > 0);
-    } finally {
-      worker.close();
-    }
-    // Spares still booting end on their own, when they find their requests closed.
-    const until = Date.now() + 20_000;
-    while (started().length && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    assert.deepEqual(started(), []);
+      assertNoneLeft(before);
+    });
+  }
+
+  describe('fork server', function () {
+    beforeEach(function () {
+      needForkServer(this);
+    });
+
+    it('gives the outcomes of workers started afresh, the native crash included', function () {
+      const port = (key) => ({ k: 'port', props: [[key, { k: 'number', v: 1 }]] });
+      const requests = [
+        { op: 'serialize', codec: 'native', input: { recipe: port('a') }, tree: true },
+        { op: 'serialize', codec: 'native', input: { recipe: port('0') } },  // the index key's SIGSEGV
+        { op: 'deserialize', codec: 'native', bytes: 'ff0f5c016f220161307b01' },
+        { op: 'deserialize', codec: 'native', bytes: 'ff0f5c' },
+        { op: 'serialize', codec: 'js', input: { recipe: { k: 'host', type: 'x509', props: [['0', { k: 'null' }]] } } },
+        { op: 'serialize', codec: fixture('abort.js'), input: { recipe: port('a') } },
+      ];
+      const outcomes = (forkServer) => {
+        const worker = new SyncWorker(node26, { timeoutMs: 10_000, forkServer });
+        try {
+          const all = requests.map((request) => worker.request(request));
+          assert.equal(worker.zygote !== null, forkServer);
+          return all;
+        } finally {
+          worker.close();
+        }
+      };
+      const forked = outcomes(true);
+      assert.deepEqual(forked.map((o) => o.kind), ['ok', 'crash', 'ok', 'reject', 'ok', 'crash']);
+      assert.equal(forked[1].signal, 'SIGSEGV');
+      assert.deepEqual(forked, outcomes(false));
+    });
+
+    it('is left for fresh node processes when a binary cannot run it', function () {
+      // A node that refuses V8's --single-threaded, as a runtime without it would.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
+      const refusing = path.join(dir, 'node');
+      fs.writeFileSync(refusing, `#!/bin/sh\n[ "$1" = --single-threaded ] && exit 9\nexec '${node26}' "$@"\n`,
+        { mode: 0o755 });
+      const worker = new SyncWorker(refusing, { timeoutMs: 10_000, forkServer: true });
+      try {
+        const recipe = { k: 'port', props: [['0', { k: 'null' }]] };
+        assert.equal(worker.request({ op: 'serialize', codec: 'native', input: { recipe } }).signal, 'SIGSEGV');
+        assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
+        assert.equal(worker.zygote, null);
+      } finally {
+        worker.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

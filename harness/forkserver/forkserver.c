@@ -1,0 +1,187 @@
+// A fork server for the workers of one node binary (see harness/zygote.js).
+// A node process can be forked only if no thread of it is needed after the
+// fork: the zygote runs with V8's --single-threaded, so V8 starts no
+// background work, and this file is both preloaded into it (LD_PRELOAD) and
+// loaded by it as a Node-API addon.
+//
+// Preloaded, it keeps the one thing --single-threaded does not: Node's idle
+// worker threads wait on a condition variable, and in a forked child, which
+// has none of those threads, a signal on it would wait for them for ever
+// (V8 still posts a task when the main thread runs a job itself). So waits
+// are counted, and in the child each condition variable waited on at the fork
+// is made new.
+//
+// As an addon it starts workers: spawn() forks a monitor, which forks the
+// worker and then writes how the worker ended on the worker's answer FIFO,
+// as harness/sync-worker.js's shell does for a worker it starts.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <node_api.h>
+
+// --- preloaded: condition variables waited on ---------------------------
+
+// Node waits on a few condition variables only (its platform's task queues,
+// libuv's thread pool): a small table, never cleared, is enough.
+#define kWaited 64
+static pthread_cond_t *_Atomic waited[kWaited];
+static atomic_int waiters[kWaited];
+static int (*real_wait)(pthread_cond_t *, pthread_mutex_t *);
+static int (*real_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+
+static int slot_of(pthread_cond_t *cond) {
+  for (int i = 0; i < kWaited; i++) {
+    pthread_cond_t *seen = atomic_load(&waited[i]);
+    if (seen == NULL && atomic_compare_exchange_strong(&waited[i], &seen, cond)) return i;
+    if (seen == cond) return i;
+  }
+  return -1;
+}
+
+int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
+  int slot = slot_of(cond);
+  if (slot >= 0) atomic_fetch_add(&waiters[slot], 1);
+  int result = real_wait(cond, mutex);
+  if (slot >= 0) atomic_fetch_sub(&waiters[slot], 1);
+  return result;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const struct timespec *until) {
+  int slot = slot_of(cond);
+  if (slot >= 0) atomic_fetch_add(&waiters[slot], 1);
+  int result = real_timedwait(cond, mutex, until);
+  if (slot >= 0) atomic_fetch_sub(&waiters[slot], 1);
+  return result;
+}
+
+static void renew_waited(void) {
+  static const pthread_cond_t fresh = PTHREAD_COND_INITIALIZER;
+  for (int i = 0; i < kWaited; i++) {
+    pthread_cond_t *cond = atomic_load(&waited[i]);
+    if (cond != NULL && atomic_load(&waiters[i]) > 0) {
+      memcpy(cond, &fresh, sizeof fresh);
+      atomic_store(&waiters[i], 0);
+    }
+  }
+}
+
+__attribute__((constructor)) static void preload(void) {
+  // The versions node links against (glibc keeps an older pthread_cond_* too).
+  real_wait = dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2");
+  real_timedwait = dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2");
+  pthread_atfork(NULL, NULL, renew_waited);
+}
+
+// --- the addon ---------------------------------------------------------
+
+// V8 marks its heap MADV_DONTFORK: a child would find its heap unmapped.
+static void inherit_all_memory(void) {
+  FILE *maps = fopen("/proc/self/maps", "r");
+  if (maps == NULL) return;
+  char line[512];
+  unsigned long start, end;
+  while (fgets(line, sizeof line, maps)) {
+    if (sscanf(line, "%lx-%lx", &start, &end) == 2) madvise((void *)start, end - start, MADV_DOFORK);
+  }
+  fclose(maps);
+}
+
+static napi_value number(napi_env env, double value) {
+  napi_value result;
+  napi_create_double(env, value, &result);
+  return result;
+}
+
+static int string_arg(napi_env env, napi_value value, char *out, size_t size) {
+  size_t length;
+  return napi_get_value_string_utf8(env, value, out, size, &length) == napi_ok && length < size - 1;
+}
+
+// spawn(requests, answers): in the zygote, the monitor's pid (or -errno, and
+// the answer FIFO says the worker ended);
+// in the worker, 0, with its requests on fd 0 and its answers on fd 3.
+static napi_value Spawn(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  char requests[4096], answers[4096];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 2 || !string_arg(env, argv[0], requests, sizeof requests) ||
+      !string_arg(env, argv[1], answers, sizeof answers)) {
+    napi_throw_type_error(env, NULL, "spawn(requests, answers): two paths");
+    return NULL;
+  }
+  // Zombies of monitors whose worker has ended.
+  while (waitpid(-1, NULL, WNOHANG) > 0) {}
+  inherit_all_memory();
+  pid_t monitor = fork();
+  if (monitor < 0) {
+    int error = errno, out = open(answers, O_WRONLY | O_NONBLOCK);
+    unlink(requests);
+    unlink(answers);
+    if (out >= 0) {
+      dprintf(out, "{\"exit\":127}\n");
+      close(out);
+    }
+    return number(env, -error);
+  }
+  if (monitor > 0) return number(env, monitor);
+  // The other ends are held open for reading and writing: no open blocks.
+  int in = open(requests, O_RDONLY), out = open(answers, O_WRONLY);
+  unlink(requests);
+  unlink(answers);
+  if (in < 0 || out < 0) _exit(127);
+  pid_t worker = fork();
+  if (worker == 0) {
+    dup2(in, 0);
+    dup2(out, 3);
+    if (in != 0) close(in);
+    if (out != 3) close(out);
+    return number(env, 0);
+  }
+  close(in);
+  int status = 0, code = 127;
+  if (worker > 0) {
+    while (waitpid(worker, &status, 0) < 0 && errno == EINTR) {}
+    // As a shell's $?: 128 + the signal that ended it.
+    code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  }
+  dprintf(out, "{\"exit\":%d}\n", code);
+  _exit(0);
+}
+
+// exit(code): ends a forked worker at once. Its process exit would wait for
+// threads that stayed behind in the zygote.
+static napi_value Exit(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t code = 0;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc > 0) napi_get_value_int32(env, argv[0], &code);
+  _exit(code);
+}
+
+// The pid of this process (process.pid is the zygote's in a worker).
+static napi_value Pid(napi_env env, napi_callback_info info) {
+  (void)info;
+  return number(env, getpid());
+}
+
+static napi_value Init(napi_env env, napi_value exports) {
+  const napi_property_descriptor functions[] = {
+    { "spawn", NULL, Spawn, NULL, NULL, NULL, napi_default, NULL },
+    { "exit", NULL, Exit, NULL, NULL, NULL, napi_default, NULL },
+    { "pid", NULL, Pid, NULL, NULL, NULL, napi_default, NULL },
+  };
+  napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)
