@@ -116,7 +116,7 @@ function handle(request) {
 
 // A worker started in place of one that crashed answers its first request
 // about three times faster once the code every request runs (building a
-// value, the codecs' first calls, an answer's JSON) is compiled: done here,
+// value and its tree, the codecs' first calls, an answer's JSON) is compiled: done here,
 // while it waits for that request. Its first host objects of each type cost
 // 10 to 20 ms more (the crypto module, OpenSSL's first key and certificate):
 // one of each is built too. The value is plain and its keys are no recipe's,
@@ -130,7 +130,7 @@ function warmUp() {
     { k: 'port', props: [[key, { k: 'bool', v: true }]] }, ...hosts] }]] };
   for (const codec of builtinCodecs) {
     try {
-      const written = ops.serialize({ op: 'serialize', codec, input: { recipe } });
+      const written = ops.serialize({ op: 'serialize', codec, input: { recipe }, tree: true });
       toJson(ops.deserialize({ ...payloadRequest('deserialize', written), codec }));
     } catch { /* not in this binary */ }
   }
