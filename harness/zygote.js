@@ -15,7 +15,8 @@ const { lineSplitter, jsonLines } = require('./lines');
 
 const forkServer = { exports: {} };
 process.dlopen(forkServer, process.argv[2]);
-const { spawn, exit, pid } = forkServer.exports;
+const { spawn, exit, pid, preloaded } = forkServer.exports;
+if (!preloaded()) throw new Error(`${process.argv[2]} is not preloaded: no worker can be forked safely`);
 
 // Calls onLine for each line read from fd 0, blocking, until it ends.
 function readLines(onLine) {

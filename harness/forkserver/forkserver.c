@@ -168,6 +168,16 @@ static napi_value Exit(napi_env env, napi_callback_info info) {
   _exit(code);
 }
 
+// Whether this library was preloaded, its pthread_cond_wait the one every
+// caller gets: a fork without it could hang its child.
+static napi_value Preloaded(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value result;
+  napi_get_boolean(env, real_wait != NULL && dlsym(RTLD_DEFAULT, "pthread_cond_wait") == (void *)pthread_cond_wait,
+    &result);
+  return result;
+}
+
 // The pid of this process (process.pid is the zygote's in a worker).
 static napi_value Pid(napi_env env, napi_callback_info info) {
   (void)info;
@@ -179,6 +189,7 @@ static napi_value Init(napi_env env, napi_value exports) {
     { "spawn", NULL, Spawn, NULL, NULL, NULL, napi_default, NULL },
     { "exit", NULL, Exit, NULL, NULL, NULL, napi_default, NULL },
     { "pid", NULL, Pid, NULL, NULL, NULL, napi_default, NULL },
+    { "preloaded", NULL, Preloaded, NULL, NULL, NULL, napi_default, NULL },
   };
   napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions);
   return exports;
