@@ -115,13 +115,13 @@ function handle(request) {
 }
 
 // A worker started in place of one that crashed answers its first request
-// about three times faster once the code every request runs (building a
-// value and its tree, the codecs' first calls, an answer's JSON) is compiled: done here,
-// while it waits for that request. Its first host objects of each type cost
-// 10 to 20 ms more (the crypto module, OpenSSL's first key and certificate):
-// one of each is built too. The value is plain and its keys are no recipe's,
-// so it leaves no hidden class or field representation that a checked value
-// could meet; a codec this binary lacks is left out.
+// about three times faster once the code every request runs (reading it,
+// building a value and its tree, the codecs' first calls, an answer's JSON)
+// is compiled: done here, while it waits for that request. Its first host
+// objects of each type cost 10 to 20 ms more (the crypto module, OpenSSL's
+// first key and certificate): one of each is built too. The value is plain
+// and its keys are no recipe's, so it leaves no hidden class or field
+// representation that a checked value could meet.
 function warmUp() {
   const key = 'ipcfuzzWarmUp';
   const hosts = Object.keys(hostTypes).map((type) => ({ k: 'host', type, props: [[key, { k: 'null' }]] }));
@@ -129,10 +129,9 @@ function warmUp() {
     { k: 'view', type: 'Uint8Array', bytes: '0102' }, { k: 'map', entries: [[{ k: 'bigint', v: '1' }, { k: 'null' }]] },
     { k: 'port', props: [[key, { k: 'bool', v: true }]] }, ...hosts] }]] };
   for (const codec of builtinCodecs) {
-    try {
-      const written = ops.serialize({ op: 'serialize', codec, input: { recipe }, tree: true });
-      toJson(ops.deserialize({ ...payloadRequest('deserialize', written), codec }));
-    } catch { /* not in this binary */ }
+    // As a request comes and its answer goes; a codec this binary lacks is a fault.
+    const { outcome } = handle(JSON.parse(toJson({ id: 0, op: 'serialize', codec, input: { recipe }, tree: true })));
+    if (outcome?.kind === 'ok') toJson(handle({ id: 0, ...payloadRequest('deserialize', outcome), codec }));
   }
 }
 
