@@ -54,7 +54,11 @@ function serve() {
 
 warmUp();
 reply({ ready: true });
+// A fork that failed (its worker's answer FIFO says so) ends the fork server:
+// its target then starts workers afresh.
 readLines((line) => {
   const [requests, answers] = line.split('\t');
-  if (spawn(requests, answers) === 0) serve();
+  const forked = spawn(requests, answers);
+  if (forked === 0) serve();
+  if (forked < 0) process.exit(1);
 });

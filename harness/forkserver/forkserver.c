@@ -9,7 +9,7 @@
 // has none of those threads, a signal on it would wait for them for ever
 // (V8 still posts a task when the main thread runs a job itself). So waits
 // are counted, and in the child each condition variable waited on at the fork
-// is made new.
+// is made new, with its mutex if a thread held it.
 //
 // As an addon it starts workers: spawn() forks a monitor, which forks the
 // worker and then writes how the worker ended on the worker's answer FIFO,
@@ -30,46 +30,62 @@
 // --- preloaded: condition variables waited on ---------------------------
 
 // Node waits on a few condition variables only (its platform's task queues,
-// libuv's thread pool): a small table, never cleared, is enough.
+// libuv's thread pool): a small table, never cleared, is enough. Each keeps
+// the mutex it is waited with and how many threads wait on it now.
 #define kWaited 64
-static pthread_cond_t *_Atomic waited[kWaited];
-static atomic_int waiters[kWaited];
+static struct waited {
+  pthread_cond_t *_Atomic cond;
+  pthread_mutex_t *_Atomic mutex;
+  atomic_int waiters;
+} waited[kWaited];
 static int (*real_wait)(pthread_cond_t *, pthread_mutex_t *);
 static int (*real_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 
-static int slot_of(pthread_cond_t *cond) {
+static struct waited *enter(pthread_cond_t *cond, pthread_mutex_t *mutex) {
   for (int i = 0; i < kWaited; i++) {
-    pthread_cond_t *seen = atomic_load(&waited[i]);
-    if (seen == NULL && atomic_compare_exchange_strong(&waited[i], &seen, cond)) return i;
-    if (seen == cond) return i;
+    pthread_cond_t *seen = atomic_load(&waited[i].cond);
+    if (seen == NULL && atomic_compare_exchange_strong(&waited[i].cond, &seen, cond)) seen = cond;
+    if (seen == cond) {
+      atomic_store(&waited[i].mutex, mutex);
+      atomic_fetch_add(&waited[i].waiters, 1);
+      return &waited[i];
+    }
   }
-  return -1;
+  return NULL;
+}
+
+static void leave(struct waited *entry) {
+  if (entry != NULL) atomic_fetch_sub(&entry->waiters, 1);
 }
 
 int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
-  int slot = slot_of(cond);
-  if (slot >= 0) atomic_fetch_add(&waiters[slot], 1);
+  struct waited *entry = enter(cond, mutex);
   int result = real_wait(cond, mutex);
-  if (slot >= 0) atomic_fetch_sub(&waiters[slot], 1);
+  leave(entry);
   return result;
 }
 
 int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const struct timespec *until) {
-  int slot = slot_of(cond);
-  if (slot >= 0) atomic_fetch_add(&waiters[slot], 1);
+  struct waited *entry = enter(cond, mutex);
   int result = real_timedwait(cond, mutex, until);
-  if (slot >= 0) atomic_fetch_sub(&waiters[slot], 1);
+  leave(entry);
   return result;
 }
 
+// In a child: a condition variable that threads waited on is made new, and
+// its mutex too if one of them held it at the fork (just woken, taking a
+// task): in the child no thread is left to release it.
 static void renew_waited(void) {
-  static const pthread_cond_t fresh = PTHREAD_COND_INITIALIZER;
+  static const pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
+  static const pthread_mutex_t fresh_mutex = PTHREAD_MUTEX_INITIALIZER;
   for (int i = 0; i < kWaited; i++) {
-    pthread_cond_t *cond = atomic_load(&waited[i]);
-    if (cond != NULL && atomic_load(&waiters[i]) > 0) {
-      memcpy(cond, &fresh, sizeof fresh);
-      atomic_store(&waiters[i], 0);
-    }
+    pthread_cond_t *cond = atomic_load(&waited[i].cond);
+    pthread_mutex_t *mutex = atomic_load(&waited[i].mutex);
+    if (cond == NULL) continue;
+    if (atomic_load(&waited[i].waiters) > 0) memcpy(cond, &fresh_cond, sizeof fresh_cond);
+    atomic_store(&waited[i].waiters, 0);
+    if (mutex != NULL && pthread_mutex_trylock(mutex) != 0) memcpy(mutex, &fresh_mutex, sizeof fresh_mutex);
+    else if (mutex != NULL) pthread_mutex_unlock(mutex);
   }
 }
 
