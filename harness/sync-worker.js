@@ -71,15 +71,26 @@ while IFS='	' read -r requests answers main node library; do
 done`;
 
 let spawner = null;
+let fifoFolder = null;
+let workersMade = 0;
+
+// The folder of this process's FIFOs, made on first use. The spawner, which
+// outlives this process, removes it once this process has gone (its commands
+// end), whether or not this process ran its exit handlers: a Jazzer.js target
+// ends in libFuzzer's exit(), which runs none.
+function fifos() {
+  fifoFolder ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
+  return fifoFolder;
+}
 
 // This process's end of the spawner's command FIFO, the spawner started on first use.
-function spawnerInput(dir) {
+function spawnerInput() {
   if (spawner) return spawner.input;
-  const commands = path.join(dir, 'spawner');
+  const commands = path.join(fifos(), 'spawner');
   execFileSync('mkfifo', [commands]);
   // The shell opens the FIFO itself: a non-blocking descriptor passed as its stdin would end its reads.
-  const child = spawn('/bin/sh', ['-c', `exec 0<"$1"; rm -f "$1"; ${spawnerScript}`, 'sh', commands],
-    { stdio: 'ignore' });
+  const child = spawn('/bin/sh', ['-c', `exec 0<"$1"; rm -f "$1"; ${spawnerScript}\nrm -rf "$2"`, 'sh', commands,
+    fifos()], { stdio: 'ignore' });
   child.unref();
   spawner = { child, input: fs.openSync(commands, 'w') };
   return spawner.input;
@@ -119,7 +130,7 @@ class SyncWorker {
     this.nodePath = nodePath;
     this.timeoutMs = timeoutMs;
     this.zygote = forkServer ? undefined : null;  // undefined: not started yet
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-sync-'));
+    this.fifoPrefix = null;  // made with its first FIFOs
     this.nextId = 1;
     this.named = 0;
     this.fifos = [];
@@ -136,16 +147,17 @@ class SyncWorker {
     const [requests, answers, worker] = this.#channel();
     const zygote = this.#zygote();
     if (zygote) fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
-    else fs.writeSync(spawnerInput(this.dir), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
+    else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
     return worker;
   }
 
   // A pair of FIFOs, and a worker with this process's ends of them.
   #channel() {
     if (!this.fifos.length) {
+      this.fifoPrefix ??= path.join(fifos(), `${++workersMade}-`);
       for (let i = Math.min(kFifoBatch, Math.max(2, this.named)); i > 0; i--) {
         const n = ++this.named;
-        this.fifos.push([path.join(this.dir, `requests-${n}`), path.join(this.dir, `answers-${n}`)]);
+        this.fifos.push([`${this.fifoPrefix}requests-${n}`, `${this.fifoPrefix}answers-${n}`]);
       }
       execFileSync('mkfifo', this.fifos.flat());
     }
@@ -163,7 +175,7 @@ class SyncWorker {
   #zygote() {
     if (this.zygote === undefined) {
       const [requests, answers, zygote] = this.#channel();
-      fs.writeSync(spawnerInput(this.dir),
+      fs.writeSync(spawnerInput(),
         `${requests}\t${answers}\t${zygoteMain}\t${this.nodePath}\t${forkServerLibrary}\n`);
       this.zygote = this.#receive(zygote, Date.now() + kStartMs)?.ready ? zygote : null;
       if (!this.zygote) this.#stop(zygote);
@@ -299,7 +311,9 @@ class SyncWorker {
     this.spares = [];
     this.zygote = null;
     process.removeListener('exit', this.onExit);
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    // FIFOs made and never used (a worker's shell or the fork server removes its own).
+    for (const fifo of this.fifos.flat()) fs.rmSync(fifo, { force: true });
+    this.fifos = [];
   }
 }
 

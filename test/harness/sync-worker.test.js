@@ -8,6 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { SyncWorker } = require('../../harness/sync-worker');
 const { node26, fixture } = require('../fixtures/helpers');
 
@@ -101,6 +102,22 @@ describe('synchronous worker', function () {
       assertNoneLeft(before);
     });
   }
+
+  it('leaves no FIFOs behind a process that ends without its exit handlers', function () {
+    // As a Jazzer.js target ends, in libFuzzer's exit(): here, by SIGKILL.
+    const script = `
+      const path = require('node:path');
+      const { SyncWorker } = require(${JSON.stringify(require.resolve('../../harness/sync-worker'))});
+      const worker = new SyncWorker(${JSON.stringify(node26)});
+      worker.request({ op: 'serialize', codec: 'js', input: { recipe: { k: 'null' } } });
+      process.stdout.write(path.dirname(worker.fifoPrefix), () => process.kill(process.pid, 'SIGKILL'));`;
+    const { stdout, signal } = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(signal, 'SIGKILL');
+    assert.match(stdout, /ipcfuzz-sync-/);
+    const until = Date.now() + 10_000;
+    while (fs.existsSync(stdout) && Date.now() < until) pause(50);
+    assert.equal(fs.existsSync(stdout), false, `${stdout} is left`);
+  });
 
   describe('fork server', function () {
     beforeEach(function () {
