@@ -56,7 +56,10 @@ function targetEnv({ sides, outDir, knownFile }) {
 // workDir, the seed corpus and dictionary of the repo, crash inputs in
 // `artifacts`, fuzzing for `seconds` once started. It leads a process group
 // of its own, killed whole once the target has ended or has run `limitMs`.
-// (The bench starts targets this way too, to time them.)
+// Its temporary files (its workers' FIFOs, the launcher's scripts) go to a
+// folder of its own (TMPDIR), removed then: a process killed by SIGKILL
+// cleans up nothing, and libFuzzer ends a target in exit(), which runs no
+// exit handlers. (The bench starts targets this way too, to time them.)
 function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds) * 1000 + kGraceMs, seed, workDir,
   artifacts, env, stdio }) {
   const d = dirs(target, workDir);
@@ -69,10 +72,12 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
   // it less, by how long it runs.
   if (target === 'value') libFuzzerFlags.push('-entropic_scale_per_exec_time=1');
   const corpora = [d.work, ...(fs.existsSync(d.seeds) ? [d.seeds] : [])];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `ipcfuzz-${target}-`));
   const child = spawn(node, ['--expose-internals', '--no-warnings', launcher,
     path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags],
-  { env, stdio, detached: true });
+  { env: { ...env, TMPDIR: tmp }, stdio, detached: true });
   trackGroup(child);
+  child.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
   const overrun = setTimeout(() => {
     child.overran = true;
     killGroup(child.pid);

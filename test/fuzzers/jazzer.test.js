@@ -69,7 +69,7 @@ describe('Jazzer.js engine', function () {
   // crashed before (so they run in a worker), the crash comes from a 4-byte
   // input in the working corpus, among the smallest and so run early: a
   // MessagePort with an index key.
-  it('records a native crash the screen misses, and goes on fuzzing after it', async function () {
+  it('records a native crash the screen misses, goes on after it, and leaves no temporary files', async function () {
     const { createHash } = require('node:crypto');
     const { runJazzer } = require('../../fuzzers/jazzer/engine');
     const { Session } = require('../../harness/session');
@@ -90,6 +90,9 @@ describe('Jazzer.js engine', function () {
     const saved = { screen: process.env.IPCFUZZ_SCREEN, crashed: process.env.IPCFUZZ_CRASHED };
     Object.assign(process.env, { IPCFUZZ_SCREEN: 'off', IPCFUZZ_CRASHED: screenedSeeds.map(sha1).join(',') });
     const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
+    const targetTmp = () => fs.readdirSync(os.tmpdir())
+      .filter((name) => name.startsWith('ipcfuzz-value-') || name.startsWith('ipcfuzz-sync-'));
+    const tmpBefore = new Set(targetTmp());
     let status;
     try {
       ({ statuses: [status] } = await runJazzer({
@@ -113,6 +116,8 @@ describe('Jazzer.js engine', function () {
     assert.deepEqual(status.crashed.filter((s) => s === sha1(crasher)), [sha1(crasher)]);
     const repro = spawnSync(node, ['--expose-internals', path.join(finding.folder, 'repro.js')], { encoding: 'utf8' });
     assert.equal(repro.signal, 'SIGSEGV', repro.stdout + repro.stderr);
+    // Each target process had a temporary folder of its own (its workers' FIFOs there), gone with it.
+    assert.deepEqual(targetTmp().filter((name) => !tmpBefore.has(name)), []);
   });
 
   // A target that dies where libFuzzer saves nothing (here a stand-in for the
