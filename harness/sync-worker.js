@@ -317,4 +317,4 @@ class SyncWorker {
   }
 }
 
-module.exports = { SyncWorker };
+module.exports = { SyncWorker, forkServerLibrary };

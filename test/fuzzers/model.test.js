@@ -20,17 +20,10 @@ const model = require('../../fuzzers/native/model');
 const { Session } = require('../../harness/session');
 const { loadVectors } = require('../../conformance/vectors');
 const jazzerInputs = require('../../fuzzers/jazzer/inputs');
-const { root, frame, cli } = require('../fixtures/helpers');
+const { root, frame, cli, skipWith } = require('../fixtures/helpers');
 
 const native = path.join(root, '.ipcfuzz', 'native');
 const hex = (text) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
-
-// .ci/run installs every tool these tests need and sets IPCFUZZ_NO_SKIP=1: there a skip is a failure.
-function skipWith(context, why) {
-  if (process.env.IPCFUZZ_NO_SKIP === '1') throw new Error(`cannot run (IPCFUZZ_NO_SKIP=1): ${why}`);
-  console.log(`      (skipped: ${why})`);
-  context.skip();
-}
 
 // The frames of a byte stream as a framer cuts them; the last may be partial.
 function framesOf(bytes) {
