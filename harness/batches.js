@@ -3,7 +3,10 @@
 // whole checks run in one worker of that binary, a batch of inputs per
 // request, with no process hop per operation; an input shaped like a known
 // native crash (crash-screen.js) runs instead on the per-operation path of
-// session.js, where a crash is that input's outcome. A batch whose worker dies
+// session.js, where a crash is that input's outcome. An input whose recipe
+// changes a built-in prototype for its codec call is batched in workers of
+// its own, where the code that every check runs is not thrown away for it
+// (recipes/shared-state.js). A batch whose worker dies
 // or hangs anyway has its unanswered inputs run one by one on that path up
 // to the one at fault, which gets its crash or hang; the others after it go
 // on in a new batch.
@@ -15,6 +18,7 @@ const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
+const { changesSharedState } = require('./recipes/shared-state');
 
 // Per-operation checks in flight: their operations for one worker go together
 // (worker-process.js), a turn of fast-check's inputs at a time.
@@ -23,6 +27,9 @@ const kSettleMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so
 // the process that draws them needs little of a core of its own.
 const kBatchWorkers = Math.max(1, os.availableParallelism());
+// Workers for the inputs that change shared state: one in seven of
+// fast-check's value inputs, costing about a third of the checking time.
+const kApartWorkers = Math.ceil(kBatchWorkers / 3);
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
@@ -42,6 +49,10 @@ function crashShape(type, input, sides) {
   }
   return null;
 }
+
+// Whether an input's check serializes a recipe that changes shared state
+// each time (the recipes of the frame and stream checks are serialized once).
+const changesState = (type, input) => !onRecipes(type) && changesSharedState(input.recipe);
 
 // A promise with its resolve and reject; its rejection is for whoever awaits
 // it: an input whose result is no longer wanted may be dropped.
@@ -79,6 +90,7 @@ class Batches {
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
     this.maxWorkers = kBatchWorkers;
     this.workers = [];
+    this.apart = new Set();  // those of this.workers that check the inputs that change shared state
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
     this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
@@ -107,13 +119,18 @@ class Batches {
       pooled(all.map(perOp), this.width, isCancelled);
     } else {
       const batched = [];
+      const apart = [];
       const screened = [];
-      for (const i of all) (this.screen(type, inputs[i], this.session.sides) ? screened : batched).push(i);
+      for (const i of all) {
+        if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
+        else (changesState(type, inputs[i]) ? apart : batched).push(i);
+      }
       if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
       else pooled(screened.map(perOp), this.width, isCancelled);
-      if (batched.length) {
-        this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled }, batched)
-          .catch((err) => { for (const i of batched) slots[i].reject(err); });
+      for (const [indices, isApart] of [[batched, false], [apart, true]]) {
+        if (!indices.length) continue;
+        this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled, apart: isApart }, indices)
+          .catch((err) => { for (const i of indices) slots[i].reject(err); });
       }
     }
     return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
@@ -129,13 +146,13 @@ class Batches {
   // path, one by one, until one crashes or hangs there too: the input at
   // fault. Those after it go on in a new batch.
   async #batch(batch, indices) {
-    const { type, inputs, full, slots, perOp, cancelled } = batch;
+    const { type, inputs, full, slots, perOp, cancelled, apart } = batch;
     const { sides } = this.session;
     let answered = 0;
     const sent = indices.map((i) => inputs[i]);
     const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
     const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
-    await this.#worker().request(onRecipes(type) ? message : { ...message, inputs: sent }, {
+    await this.#worker(apart).request(onRecipes(type) ? message : { ...message, inputs: sent }, {
       wire,
       onPart: (part) => {
         const i = indices[answered++];
@@ -171,17 +188,20 @@ class Batches {
     return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
   }
 
-  // The least busy worker, a new one while there are fewer than kBatchWorkers.
-  #worker() {
-    const idle = this.workers.find((w) => w.queue.length === 0);
+  // The least busy worker of its kind (apart or not), a new one while there
+  // are fewer than kBatchWorkers (kApartWorkers).
+  #worker(apart) {
+    const own = this.workers.filter((w) => this.apart.has(w) === apart);
+    const idle = own.find((w) => w.queue.length === 0);
     if (idle) return idle;
-    if (this.workers.length < kBatchWorkers) {
+    if (own.length < (apart ? kApartWorkers : kBatchWorkers)) {
       const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
       if (this.session.closed) worker.close();
       this.workers.push(worker);
+      if (apart) this.apart.add(worker);
       return worker;
     }
-    return this.workers.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
+    return own.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
   }
 
   // Lets the batch workers end as processes do, once idle (within a second),
@@ -189,6 +209,7 @@ class Batches {
   // them; later batches start new workers.
   async settle() {
     const workers = this.workers.splice(0);
+    this.apart.clear();
     this.retired.push(...workers);
     await Promise.all(workers.map((w) => w.end(kSettleMs)));
   }

@@ -70,6 +70,31 @@ describe('batches of checks', function () {
     }
   });
 
+  it('checks the inputs that change a built-in prototype in a worker of their own', async function () {
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+    try {
+      const setter = { k: 'object', props: [['y', num(1)]], tamper: [{ op: 'inherited-setter', key: 'z' }] };
+      const proto = { k: 'view', type: 'Buffer', bytes: '01', tamper: [{ op: 'proto', of: 'Buffer', key: 'constructor',
+        value: { k: 'global', name: 'Uint8Array' } }] };
+      const inputs = [{ recipe: num(1) }, { recipe: setter }, { recipe: num(2) }, { recipe: proto }];
+      const batched = await session.checkMany('value', inputs);
+      const [main, apart] = session.batches.workers;
+      assert.equal(session.batches.workers.length, 2);
+      assert.ok(session.batches.apart.has(apart) && !session.batches.apart.has(main));
+      assert.deepEqual([main, apart].map((w) => w.stats.requests), [1, 1], 'one batch each');
+      // The same results as one by one.
+      const perOp = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000, inProcess: false });
+      try {
+        const alone = await Promise.all(inputs.map((input) => perOp.check('value', input)));
+        assert.deepEqual(batched.map((r) => r.differences), alone.map((r) => r.differences));
+      } finally {
+        perOp.close();
+      }
+    } finally {
+      session.close();
+    }
+  });
+
   // What a run of the engine found and saved, with a session made by `open`.
   async function findings(open, property, runs, seed) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-batches-'));

@@ -326,6 +326,19 @@ describe('recipes', function () {
     });
   });
 
+  // Which recipes the runners keep apart (recipes/shared-state.js).
+  it('tell the steps that change a built-in prototype from the others', function () {
+    const { changesSharedState } = require('../../harness/recipes/shared-state');
+    const step = (op, extra) => obj([['a', num(1)]], { tamper: [{ op, key: 'x', ...extra }] });
+    assert.equal(changesSharedState(step('inherited-setter')), true);
+    assert.equal(changesSharedState({ k: 'array', items: [step('proto', { of: 'Object', value: num(1) })] }), true);
+    for (const op of ['set', 'define', 'delete', 'freeze']) {
+      assert.equal(changesSharedState(step(op, { value: num(1) })), false, op);
+    }
+    assert.equal(changesSharedState(str('"op":"proto"')), false, 'a string that reads like a step is none');
+    assert.equal(changesSharedState(obj([['op', str('proto')]])), false);
+  });
+
   describe('byte grammar', function () {
     const { decodeRecipe, encodeRecipe } = require('../../harness/recipes/bytes');
 
