@@ -6,7 +6,7 @@
 // session.js, where a crash is that input's outcome. An input whose recipe
 // changes a built-in prototype for its codec call is batched in workers of
 // its own, where the code that every check runs is not thrown away for it
-// (recipes/shared-state.js). A batch whose worker dies
+// (recipes/steps.js). A batch whose worker dies
 // or hangs anyway has its unanswered inputs run one by one on that path up
 // to the one at fault, which gets its crash or hang; the others after it go
 // on in a new batch.
@@ -18,7 +18,7 @@ const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
-const { changesSharedState } = require('./recipes/shared-state');
+const { changesSharedState } = require('./recipes/steps');
 
 // Per-operation checks in flight: their operations for one worker go together
 // (worker-process.js), a turn of fast-check's inputs at a time.

@@ -5,7 +5,8 @@
 // same check runs against worker processes (async) or in-process (sync).
 
 const { compareOutcomes, compareReads } = require('./compare');
-const { roundtripDifferences, tampered } = require('./roundtrip');
+const { roundtripDifferences } = require('./roundtrip');
+const { tampered } = require('./recipes/steps');
 const { countValue } = require('./coverage');
 const { payloadRequest, kFrame } = require('./ops');
 

@@ -22,6 +22,7 @@
 // finding even when both codecs write and reject it alike.
 
 const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference } = require('./compare');
+const { tampered } = require('./recipes/steps');
 
 const lossyFields = new Set(['proto', 'id', 'backing', 'byteOffset', 'isBuffer']);
 
@@ -48,16 +49,6 @@ const lossy = {
   skip: (node, key) => lossyFields.has(key) || (key === 'props' && (node.t === 'view' || node.t === 'error')),
   matchesAll: (node) => node.t === 'accessor',
 };
-
-// Whether a recipe (or any node in it) carries tampering steps; asked of a
-// recipe object twice per check (before its value is described, and here).
-const tamperedRecipes = new WeakMap();
-function tampered(recipe) {
-  if (recipe === null || typeof recipe !== 'object') return false;
-  let found = tamperedRecipes.get(recipe);
-  if (found === undefined) tamperedRecipes.set(recipe, found = JSON.stringify(recipe).includes('"tamper"'));
-  return found;
-}
 
 // Whether the other codec wrote the same frame as `side`, or none.
 function alone(serialized, side) {
@@ -120,4 +111,4 @@ function valueFailure(side, read, inputTree) {
 // decides an exit code or a gate's verdict.
 const isSharedDefect = (signature) => /^roundtrip\/[^/]+\/a\+b:/.test(signature);
 
-module.exports = { roundtripDifferences, lossless, lossy, tampered, isSharedDefect };
+module.exports = { roundtripDifferences, lossless, lossy, isSharedDefect };

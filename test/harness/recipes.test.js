@@ -326,9 +326,9 @@ describe('recipes', function () {
     });
   });
 
-  // Which recipes the runners keep apart (recipes/shared-state.js).
-  it('tell the steps that change a built-in prototype from the others', function () {
-    const { changesSharedState } = require('../../harness/recipes/shared-state');
+  // What the runners ask of a recipe's steps (recipes/steps.js).
+  it('tell which recipes are tampered, and which change a built-in prototype', function () {
+    const { changesSharedState, tampered } = require('../../harness/recipes/steps');
     const step = (op, extra) => obj([['a', num(1)]], { tamper: [{ op, key: 'x', ...extra }] });
     assert.equal(changesSharedState(step('inherited-setter')), true);
     assert.equal(changesSharedState({ k: 'array', items: [step('proto', { of: 'Object', value: num(1) })] }), true);
@@ -337,6 +337,9 @@ describe('recipes', function () {
     }
     assert.equal(changesSharedState(str('"op":"proto"')), false, 'a string that reads like a step is none');
     assert.equal(changesSharedState(obj([['op', str('proto')]])), false);
+    assert.equal(tampered(step('define', { value: num(1) })), true);
+    assert.equal(tampered({ k: 'map', entries: [[num(1), step('freeze')]] }), true);
+    assert.equal(tampered(obj([['tamper', str('tamper')]])), false, 'a key or string named so is no step');
   });
 
   describe('byte grammar', function () {
