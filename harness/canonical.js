@@ -246,10 +246,16 @@ function canonicalize(value, { frame, decoded = false } = {}) {
       const tree = slotItem(items.slots[k]);
       if (tree) out.push([indexKey(items.indices[k]), tree]);
     }
-    for (const key of keys ?? Reflect.ownKeys(object)) {
-      if (typeof key === 'symbol' || skip?.(key)) continue;
-      const desc = Object.getOwnPropertyDescriptor(object, key);
-      if (desc.enumerable) out.push([key, item(desc)]);
+    if (decoded && !keys) {
+      // What V8's deserializer makes has enumerable data properties and no
+      // symbol keys: Object.keys lists them all, in the same order.
+      for (const key of Object.keys(object)) if (!skip?.(key)) out.push([key, visit(object[key])]);
+    } else {
+      for (const key of keys ?? Reflect.ownKeys(object)) {
+        if (typeof key === 'symbol' || skip?.(key)) continue;
+        const desc = Object.getOwnPropertyDescriptor(object, key);
+        if (desc.enumerable) out.push([key, item(desc)]);
+      }
     }
     if (run) setRun(node, run, out);
   }

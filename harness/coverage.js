@@ -119,10 +119,12 @@ function countStep(step) {
   if (step.get?.throws !== undefined) add('getter effect', 'throw');
 }
 
-// The tags of small frames met lately, each with how often: a frame written
-// again (small values are, often) is counted without reading it again.
+// The tags of the frames met lately, each with how often: a frame written
+// again is counted without reading it again. Of a Jazzer.js run's frames,
+// seven in ten had been met before; a thousand remembered caught six.
 const frameTags = new Map();
-const kRememberedHex = 512;
+const kRememberedHexChars = 1 << 23;
+let rememberedHexChars = 0;
 const kAnnotatedHex = 1 << 15;
 
 // outcome: a serialize outcome; its frame is read from the bytes it carries, if any.
@@ -137,8 +139,12 @@ function countFrame(outcome) {
     for (const { tag } of annotateFrame(frameOf(outcome), 0, { describe: false }).values) {
       tally.set(tag, (tally.get(tag) ?? 0) + 1);
     }
-    if (frameTags.size >= 1000) frameTags.clear();
-    if (hex.length <= kRememberedHex) frameTags.set(hex, tally);
+    if (rememberedHexChars + hex.length > kRememberedHexChars) {
+      frameTags.clear();
+      rememberedHexChars = 0;
+    }
+    frameTags.set(hex, tally);
+    rememberedHexChars += hex.length;
   }
   for (const [tag, n] of tally) add('tag', tag, n);
 }
