@@ -183,12 +183,12 @@ const kRun = Symbol('run');
 const kHole = Symbol('hole');
 
 // items: { indices, slots } (arrayItems); null unless a run.
-function numberRun({ indices, slots }, decoded) {
+function numberRun({ indices, slots }, plain) {
   const count = indices.length;
   if (count < kRunItems) return null;
   const values = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    const value = decoded ? slots[k] : slots[k].enumerable ? slots[k].value : undefined;
+    const value = plain ? slots[k] : slots[k].enumerable ? slots[k].value : undefined;
     if (typeof value !== 'number') return null;
     values[k] = value;
   }
@@ -218,16 +218,18 @@ const sameRun = (a, b) => a[kRun] !== undefined && b[kRun] !== undefined &&
   bytesOf(a[kRun].indices).equals(bytesOf(b[kRun].indices)) && bytesOf(a[kRun].values).equals(bytesOf(b[kRun].values));
 
 // `frame` is the ArrayBuffer the payload was decoded from, so views can say
-// whether they borrow it or own a copy. `decoded`: the value is what V8's
-// deserializer made (a builtin codec's), whose arrays' own items are all
-// enumerable data properties: they are read as values, not as descriptors
-// (1.5 ms against 11 ms for 100,000 items), and no user code can run.
-function canonicalize(value, { frame, decoded = false } = {}) {
+// whether they borrow it or own a copy. `plain`: every own property of every
+// object in the value is an enumerable data property, and none is a proxy, so
+// no user code can run and values are read, not descriptors (1.5 ms against
+// 11 ms for an array of 100,000 items): what V8's deserializer makes (a
+// builtin codec's decoding), and a value built from a recipe without
+// tampering steps.
+function canonicalize(value, { frame, plain = false } = {}) {
   const seen = new Map();
 
   const item = (desc) => ('value' in desc ? visit(desc.value) : { t: 'accessor' });
   // An array item's slot (arrayItems), when it is enumerable: as a tree.
-  const slotItem = (slot) => (decoded ? visit(slot) : slot.enumerable ? item(slot) : undefined);
+  const slotItem = (slot) => (plain ? visit(slot) : slot.enumerable ? item(slot) : undefined);
 
   // The node's props: [key, tree] of each enumerable own string key, in
   // the order Reflect.ownKeys lists them (an array's items maybe as a run).
@@ -241,14 +243,13 @@ function canonicalize(value, { frame, decoded = false } = {}) {
     let keys = (typed || Array.isArray(object)) && !types.isProxy(object) ? ownNonIndexKeys(object) : null;
     const items = keys && !typed ? arrayItems(object) : null;
     if (items === null && !typed) keys = null;
-    const run = items && numberRun(items, decoded);
+    const run = items && numberRun(items, plain);
     for (let k = 0; !run && k < items?.indices.length; k++) {
       const tree = slotItem(items.slots[k]);
       if (tree) out.push([indexKey(items.indices[k]), tree]);
     }
-    if (decoded && !keys) {
-      // What V8's deserializer makes has enumerable data properties and no
-      // symbol keys: Object.keys lists them all, in the same order.
+    if (plain && !keys) {
+      // Object.keys lists the same keys, in the same order.
       for (const key of Object.keys(object)) if (!skip?.(key)) out.push([key, visit(object[key])]);
     } else {
       for (const key of keys ?? Reflect.ownKeys(object)) {
@@ -262,7 +263,7 @@ function canonicalize(value, { frame, decoded = false } = {}) {
 
   // An array's own items in the order Reflect.ownKeys lists them, asked for
   // by index: { indices, slots }, a slot the item's descriptor, or of a
-  // decoded array its value (no descriptor made per item); null when it is
+  // plain array its value (no descriptor made per item); null when it is
   // so sparse (under one index in 8 set) that listing its keys costs less.
   // Nothing is visited before that is known: a visit numbers the objects it meets.
   function arrayItems(array) {
@@ -270,7 +271,7 @@ function canonicalize(value, { frame, decoded = false } = {}) {
     const slots = [];
     let holes = 0;
     for (let i = 0; i < array.length; i++) {
-      const slot = !decoded ? Object.getOwnPropertyDescriptor(array, i) ?? kHole :
+      const slot = !plain ? Object.getOwnPropertyDescriptor(array, i) ?? kHole :
         Object.hasOwn(array, i) ? array[i] : kHole;
       if (slot !== kHole) {
         indices.push(i);

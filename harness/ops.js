@@ -6,6 +6,7 @@
 const { canonicalize, copyBytes } = require('./canonical');
 const { loadCodec, builtinCodecs } = require('./codecs');
 const { EnvironmentError, UsageError } = require('./errors');
+const { tampered } = require('./recipes/steps');
 
 function describeError(err) {
   if (err === null || (typeof err !== 'object' && typeof err !== 'function')) {
@@ -109,7 +110,7 @@ function createOps(buildInput, { built } = {}) {
       built?.(request);
       if (build.kind) return build;
       const outcome = serialize(loadCodec(request.codec), { ...build, effects });
-      if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value);
+      if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value, request.input);
       return outcome;
     },
     // One request for both sides of a check, codecs { a, b } of this process:
@@ -123,14 +124,15 @@ function createOps(buildInput, { built } = {}) {
       const effects = [];
       const build = attemptBuild(() => buildInput(request.input, effects));
       if (build.kind) return [build, { ...build }];
-      const outcomes = serializeShared(build, effects, order.map((side) => loadCodec(codecs[side])), request.tree);
+      const outcomes = serializeShared(build, effects, order.map((side) => loadCodec(codecs[side])),
+        request.tree && request.input);
       // Whatever the value did not stay the same for was serialized on a value of its own.
       const [first, second] = outcomes.map((outcome, i) => outcome ?? alone(order[i]));
       return order[0] === 'a' ? [first, second] : [second, first];
     },
-    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request), decodedBy(request.codec)),
+    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request), isPlain(request.codec)),
     roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
-    stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks, decodedBy(request.codec)),
+    stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks, isPlain(request.codec)),
   };
   return ops;
 }
@@ -173,8 +175,9 @@ const kReference = 'js';
 // have changed it). Setup and teardown are done once, around both. Gives the
 // two outcomes in that order, null for one that needs a value of its own: the
 // second when the first ran user code, the first when only the second did
-// (its input tree must describe the value it wrote).
-function serializeShared(build, effects, codecs, tree) {
+// (its input tree must describe the value it wrote). described: the input,
+// when the value is to be described.
+function serializeShared(build, effects, codecs, described) {
   const outcomes = [null, null];
   const setup = attempt(() => build.setup());
   if (setup?.kind === 'reject') {
@@ -196,21 +199,22 @@ function serializeShared(build, effects, codecs, tree) {
     if (teardown?.kind === 'reject') outcomes[i] = { ...teardown, effects: o.effects };
   }
   if (secondRanUserCode) outcomes[0] = null;
-  const described = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
-  if (tree && described.length) {
-    describeInput(described[0], build.value, effects);
-    for (const o of described.slice(1)) o.inputTree = described[0].inputTree;
+  const clean = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
+  if (described && clean.length) {
+    describeInput(clean[0], build.value, described, effects);
+    for (const o of clean.slice(1)) o.inputTree = clean[0].inputTree;
   }
   return outcomes;
 }
 
 // The value that was sent, as the round-trip oracle compares it with what
 // comes back; only when no user code ran, and none runs while describing it.
-// effects: the array the value's user code records in.
-function describeInput(outcome, value, effects = outcome.effects) {
+// input: what the value was built from (of a recipe without tampering steps,
+// it is plain, see canonicalize); effects: the array the value's user code records in.
+function describeInput(outcome, value, input, effects = outcome.effects) {
   if (effects.length) return;
   try {
-    const tree = canonicalize(value);
+    const tree = canonicalize(value, { plain: input.recipe !== undefined && !tampered(input.recipe) });
     if (!effects.length) outcome.inputTree = tree;
   } catch {
     // A value whose description throws is still checked for readability.
@@ -219,14 +223,14 @@ function describeInput(outcome, value, effects = outcome.effects) {
   }
 }
 
-// Whether what a codec decodes is V8's deserializer's own work (see canonicalize).
-const decodedBy = (codec) => builtinCodecs.includes(codec);
+// Whether what a codec decodes is V8's deserializer's own work, and so plain (see canonicalize).
+const isPlain = (codec) => builtinCodecs.includes(codec);
 
-function deserialize(codec, payload, decoded = false) {
+function deserialize(codec, payload, plain = false) {
   const frame = framed(payload);
   return attempt(() => {
     const value = codec.deserialize(frame.subarray(4));
-    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer, decoded }) };
+    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer, plain }) };
   });
 }
 
@@ -242,7 +246,7 @@ function roundtrip(codec, payload) {
 // Feeds `data` to one framer in reads of the given sizes (the rest as a last
 // read) and records, per read, the messages delivered before any error, the
 // error, and the framer's buffering state afterwards.
-function stream(codec, data, chunks, decoded = false) {
+function stream(codec, data, chunks, plain = false) {
   const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
   if (created.kind !== 'ok') return created;
   const { framer } = created;
@@ -251,7 +255,7 @@ function stream(codec, data, chunks, decoded = false) {
     const read = { delivered: [] };
     const failure = attempt(() => {
       for (const message of framer.push(chunk)) {
-        read.delivered.push(canonicalize(message, { frame: chunk.buffer, decoded }));
+        read.delivered.push(canonicalize(message, { frame: chunk.buffer, plain }));
       }
     });
     if (failure) read.error = failure.error;

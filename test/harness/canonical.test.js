@@ -127,7 +127,7 @@ describe('canonical trees', function () {
       assert.deepEqual(c(a).props.map(([k]) => k), ['0', 'extra']);
     });
 
-    it('reads a decoded array\'s items as values, to the same tree', function () {
+    it('reads a plain array\'s items as values, to the same tree', function () {
       const holey = [1];
       holey[2] = 3;
       holey[5000] = 'far';
@@ -136,11 +136,11 @@ describe('canonical trees', function () {
       const sparse = [];
       sparse[1e6] = 1;
       for (const a of [[], [7, 'ab', { x: [1] }], holey, named, sparse, Array.from({ length: 2000 }, (_, i) => `${i}`)]) {
-        assert.equal(JSON.stringify(c(a, { decoded: true })), JSON.stringify(c(a)));
+        assert.equal(JSON.stringify(c(a, { plain: true })), JSON.stringify(c(a)));
       }
     });
 
-    it('reads the items of arrays not known to be decoded through their descriptors', function () {
+    it('reads the items of arrays not known to be plain through their descriptors', function () {
       let ran = 0;
       const a = [1, 2];
       Object.defineProperty(a, 0, { get() { ran++; return 9; }, enumerable: true });

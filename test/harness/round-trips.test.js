@@ -8,6 +8,7 @@ const { spawnSync } = require('node:child_process');
 const fc = require('fast-check');
 const { compileRecipe } = require('../../harness/recipes/codegen');
 const { recipe } = require('../../harness/arbitraries/recipes');
+const { tampered } = require('../../harness/recipes/steps');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { root, node26 } = require('../fixtures/helpers');
 
@@ -15,7 +16,8 @@ const seed = Number(process.env.IPCFUZZ_SEED ?? 20261123);
 
 // Canonical trees of recipes built in a fresh node under test, one per line:
 // through buildInput (how workers build a check's value), or from the source
-// compileRecipe printed (how a repro script builds it). A getter that a
+// compileRecipe printed (how a repro script builds it), or through buildInput
+// and described as a plain value (see canonicalize). A getter that a
 // tampering step installed may throw while the tree is read: its message
 // stands for the tree.
 function treesInFreshProcess(recipes, way) {
@@ -25,12 +27,13 @@ function treesInFreshProcess(recipes, way) {
     const { compileRecipe } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'codegen.js'))});
     const build = {
       buildInput: (recipe) => buildInput({ recipe }, []).value,
+      plain: (recipe) => buildInput({ recipe }, []).value,
       source: (recipe) => new Function('require', 'effects', compileRecipe(recipe))(require, []).value,
     }[process.argv[1]];
     for (const recipe of JSON.parse(require('node:fs').readFileSync(0, 'utf8'))) {
       let tree;
       try {
-        tree = canonicalize(build(recipe));
+        tree = canonicalize(build(recipe), { plain: process.argv[1] === 'plain' });
       } catch (err) {
         tree = { threw: String(err.message).split('\\n')[0] };
       }
@@ -55,6 +58,18 @@ describe('round trips', function () {
     for (const [i, tree] of viaBuild.entries()) {
       if (viaSource[i] === tree) continue;
       assert.deepEqual(JSON.parse(viaSource[i]), JSON.parse(tree), JSON.stringify(recipes[i]));
+    }
+  });
+
+  // describeInput (ops.js) describes the value of such a recipe as plain.
+  it('recipe to tree: a value built without tampering steps is plain, its tree the same read either way', function () {
+    const recipes = fc.sample(recipe, { seed, numRuns: 300 }).filter((r) => !tampered(r));
+    assert.ok(recipes.length > 100, `${recipes.length} recipes without tampering steps`);
+    const plain = treesInFreshProcess(recipes, 'plain');
+    const described = treesInFreshProcess(recipes, 'buildInput');
+    for (const [i, tree] of described.entries()) {
+      if (plain[i] === tree) continue;
+      assert.deepEqual(JSON.parse(plain[i]), JSON.parse(tree), JSON.stringify(recipes[i]));
     }
   });
 
