@@ -14,8 +14,10 @@ const { RecipeError } = require('./errors');
 const { kinds, applyTamper } = require('./kinds');
 
 const helpers = {
-  // Writes `hex` `times` over from `offset`: a long view costs no long string.
-  fill: 'const fill = (buffer, offset, hex, times = 1) => { const b = Buffer.from(hex, \'hex\'); ' +
+  // Writes `bytes` (hex, or a Buffer the interpreter decoded once) `times`
+  // over from `offset`: a long view costs no long string.
+  fill: 'const fill = (buffer, offset, bytes, times = 1) => { ' +
+    'const b = typeof bytes === \'string\' ? Buffer.from(bytes, \'hex\') : bytes; ' +
     'if (b.length) Buffer.from(buffer, offset, b.length * times).fill(b); return buffer; };',
   nest: 'const nest = (v, depth, wrap) => { for (let i = 0; i < depth; i++) v = wrap(v); return v; };',
   // String shapes: a concatenation, a slice of a longer string, a string

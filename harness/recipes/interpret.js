@@ -333,8 +333,8 @@ const planners = {
 
   arraybuffer: {
     plan(r, path) {
-      const bytes = hex(r.bytes, path);
-      const size = bytes.length / 2;
+      const bytes = Buffer.from(hex(r.bytes, path), 'hex');
+      const size = bytes.length;
       const Ctor = r.shared ? SharedArrayBuffer : ArrayBuffer;
       const options = r.maxByteLength === undefined ? undefined :
         { maxByteLength: Math.max(size, count(r.maxByteLength, path, 'maxByteLength')) };
@@ -352,7 +352,8 @@ const planners = {
         backing = p.emit(r.buffer, `${path}.buffer`);
       } else {
         const total = offset + size + count(r.slack ?? 0, path, 'slack');
-        backing = () => helper.fill(new ArrayBuffer(total), offset, bytes, times);
+        const decoded = Buffer.from(bytes, 'hex');
+        backing = () => helper.fill(new ArrayBuffer(total), offset, decoded, times);
       }
       const length = size / width;
       const tracking = r.lengthTracking;
