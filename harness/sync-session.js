@@ -15,7 +15,8 @@
 // was, and each node start costs more than a check. It is the same codec
 // given the same value, so the outcome is that request's; a crash that only
 // process history causes does not stand in the fresh processes that confirm
-// every finding.
+// every finding. A whole input checked before gets its result again
+// likewise (checked-before.js).
 
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
@@ -26,6 +27,7 @@ const { createOps } = require('./ops');
 const { buildInput } = require('./recipes/build');
 const { builtinCodecs } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
+const { CheckedBefore } = require('./checked-before');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
@@ -51,6 +53,7 @@ class SyncSession {
     this.both = (request) => this.ops.both(request, codecs);
     this.workers = new Map();
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
+    this.checked = new CheckedBefore();
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -97,8 +100,9 @@ class SyncSession {
   // rest of the check wait for the next worker to boot.
   check(type, input, isolate = false) {
     const isolated = isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
-    return runSync(type, (side, request) => this.run(side, request, isolated), input,
+    const run = () => runSync(type, (side, request) => this.run(side, request, isolated), input,
       this.local.a && this.local.b && !isolated ? this.both : undefined);
+    return isolate ? run() : this.checked.get(type, input, run);
   }
 
   // As Session.confirm, in fresh synchronous workers.
