@@ -148,6 +148,25 @@ describe('synchronous worker', function () {
       assert.deepEqual(forked, outcomes(false));
     });
 
+    it('makes the FIFOs of the workers in this process, private to its user', function () {
+      const library = { exports: {} };
+      process.dlopen(library, forkServerLibrary);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
+      try {
+        const fifos = ['a', 'b'].map((name) => path.join(dir, name));
+        assert.equal(library.exports.mkfifos(fifos), 0);
+        for (const fifo of fifos) {
+          const stat = fs.statSync(fifo);
+          assert.ok(stat.isFIFO());
+          assert.equal(stat.mode & 0o777, 0o600);
+        }
+        assert.equal(library.exports.mkfifos([fifos[0]]), -os.constants.errno.EEXIST);
+        assert.throws(() => library.exports.mkfifos('not a list'), TypeError);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('is left for fresh node processes when a binary cannot run it', function () {
       // A node that refuses V8's --single-threaded, as a runtime without it would.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
