@@ -182,6 +182,12 @@ class WorkerProcess {
     return child;
   }
 
+  // Starts the process now, not at the first request.
+  boot() {
+    if (!this.closed) this.#ensureStarted();
+    return this;
+  }
+
   #ensureStarted() {
     if (this.child) return;
     this.child = this.spare ?? this.#spawn();

@@ -36,6 +36,8 @@ async function runProperties(options) {
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
+  // The first difference found is confirmed in fresh processes: booted now, they are ready by then.
+  options.session.bootFresh();
   // A turn's property, seed and number of inputs, given the runs done before it.
   const plan = (turn, runsBefore) => ({
     turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
