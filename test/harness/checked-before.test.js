@@ -30,7 +30,7 @@ describe('results checked before', function () {
     assert.equal(memo.hits, 1);
   });
 
-  it('keep no result that holds more than a MiB of frames, and 8,192 results at most', function () {
+  it('keep no result that holds more than a MiB of frames, and 2,048 results at most', function () {
     const memo = new CheckedBefore();
     const check = counting(600 * 1024);  // 1.2 MiB of hex
     memo.get('value', { recipe: { k: 'null' } }, check);
@@ -38,8 +38,8 @@ describe('results checked before', function () {
     assert.equal(check.runs, 2);
     assert.equal(memo.results.size, 0);
     const small = counting();
-    for (let i = 0; i < 9000; i++) memo.get('value', { recipe: { k: 'number', v: i } }, small);
-    assert.equal(memo.results.size, 8192);
+    for (let i = 0; i < 3000; i++) memo.get('value', { recipe: { k: 'number', v: i } }, small);
+    assert.equal(memo.results.size, 2048);
   });
 
   it('forget the least recently used first, and hold about 32 MiB at most', function () {
