@@ -85,18 +85,16 @@ class Session {
 
   // Whether a difference of this input stands with both sides in fresh
   // processes (see confirm.js); false means it depends on process history.
-  // Once bootFresh() was called, the fresh workers of each confirmation are
-  // booted ahead, and those of the next boot once it is done.
+  // The fresh workers bootFresh() booted are taken first.
   confirm(type, input, difference) {
-    const confirmed = confirmAsync({
+    return confirmAsync({
       type, input, difference, sides: this.sides,
       startWorker: (nodePath) => this.booted.get(nodePath)?.shift() ?? this.#freshWorker(nodePath),
     });
-    return this.booted.size ? confirmed.finally(() => this.bootFresh()) : confirmed;
   }
 
-  // Boots the fresh workers a confirmation takes (three per side), to wait
-  // for the next: started for it, six node starts on the cores at once cost
+  // Boots the fresh workers a confirmation takes (three per side), for one
+  // about to come: started for it, six node starts on the cores at once cost
   // each new finding 150 to 180 ms before it was reported. A worker booted
   // and sent no request yet is as fresh as one started for the check.
   bootFresh() {

@@ -36,8 +36,6 @@ async function runProperties(options) {
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
-  // The first difference found is confirmed in fresh processes: booted now, they are ready by then.
-  options.session.bootFresh();
   // A turn's property, seed and number of inputs, given the runs done before it.
   const plan = (turn, runsBefore) => ({
     turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
@@ -151,6 +149,8 @@ async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
       const fresh = unseen(result, state, name);
       if (!fresh.length) continue;
       cancel();
+      // Its confirmation's fresh workers boot while fc.check shrinks it.
+      options.session.bootFresh();
       const replay = await runTurn(properties[name], name,
         { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
       return { ...replay, runs };
