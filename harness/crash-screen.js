@@ -7,6 +7,8 @@
 // An input the screen lets through and that crashes is still a finding: the
 // engines replay it isolated. It only costs the in-process runner a restart.
 
+const { recipeNodes } = require('./recipes/nodes');
+
 const kMaxIndex = 2 ** 32 - 2;
 const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
 
@@ -23,21 +25,6 @@ function* ownKeys(node) {
   }
 }
 
-// Every recipe node, wherever it sits, parents first (every input is
-// screened: a stack costs less than nested generators).
-function nodes(value) {
-  const found = [];
-  const stack = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (v === null || typeof v !== 'object') continue;
-    if (typeof v.k === 'string') found.push(v);
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
-  return found;
-}
-
 // A getter step aimed at a property of its object ("on": key) may add keys to
 // a host object held there.
 const aimedSteps = (node) => (node.tamper ?? []).flatMap((step) => step.get?.then ?? [])
@@ -50,7 +37,7 @@ const shapes = [
     // index key, and a SIGSEGV.
     name: 'index key on a host object',
     matches(recipe) {
-      const all = nodes(recipe);
+      const all = recipeNodes(recipe);
       if (!all.some(isHost)) return false;
       return all.some((node) => (isHost(node) && [...ownKeys(node)].some(isIndex)) ||
         aimedSteps(node).some((step) => isIndex(step.key)));

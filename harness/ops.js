@@ -125,7 +125,7 @@ function createOps(buildInput, { built } = {}) {
       const build = attemptBuild(() => buildInput(request.input, effects));
       if (build.kind) return [build, { ...build }];
       const outcomes = serializeShared(build, effects, order.map((side) => loadCodec(codecs[side])),
-        request.tree && request.input);
+        request.tree ? request.input : null);
       // Whatever the value did not stay the same for was serialized on a value of its own.
       const [first, second] = outcomes.map((outcome, i) => outcome ?? alone(order[i]));
       return order[0] === 'a' ? [first, second] : [second, first];

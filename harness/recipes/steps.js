@@ -17,26 +17,20 @@
 //                       cost 174 µs a check alone, 305 µs mixed with them. The
 //                       batch runner keeps them in workers of their own (batches.js).
 
+const { recipeNodes } = require('./nodes');
+
 const kSharedSteps = new Set(['proto', 'inherited-setter']);
 const known = new WeakMap();
 
 function stepsOf(recipe) {
   let found = known.get(recipe);
   if (found) return found;
-  found = { tampered: false, changesSharedState: false };
-  const stack = [recipe];
-  while (stack.length) {
-    const node = stack.pop();
-    if (!Array.isArray(node) && Object.hasOwn(node, 'tamper')) {
-      found.tampered = true;
-      if (Array.isArray(node.tamper) && node.tamper.some((step) => kSharedSteps.has(step?.op))) {
-        found.changesSharedState = true;
-      }
-    }
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push(child);
-    }
-  }
+  const withSteps = recipeNodes(recipe).filter((node) => Object.hasOwn(node, 'tamper'));
+  found = {
+    tampered: withSteps.length > 0,
+    changesSharedState: withSteps.some((node) => Array.isArray(node.tamper) &&
+      node.tamper.some((step) => kSharedSteps.has(step?.op))),
+  };
   known.set(recipe, found);
   return found;
 }
