@@ -52,7 +52,9 @@ class FindingStore {
 
   static list(dir) {
     if (!fs.existsSync(dir)) return [];
-    return fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.existsSync(path.join(f, kMeta)));
+    // A folder still being written (see record) ends in .tmp.
+    return fs.readdirSync(dir).filter((f) => !f.endsWith('.tmp')).map((f) => path.join(dir, f))
+      .filter((f) => fs.existsSync(path.join(f, kMeta)));
   }
 
   // The parsed finding.json of a finding's folder.
@@ -64,47 +66,68 @@ class FindingStore {
     return FindingStore.read(folder);
   }
 
-  // Records one difference of a check result; returns { folder, isNew }.
+  // Records one difference of a check result; returns { folder, isNew }. A
+  // new finding is written in a folder of its own and renamed into place:
+  // of two processes that save one difference at once (two engines, or two
+  // libFuzzer processes of a target), the first keeps its input and the
+  // other counts it as seen again.
   record(result, difference, { sides, origin }) {
     const folder = this.folderFor(sides, difference.signature);
-    const meta = path.join(folder, kMeta);
-    if (fs.existsSync(meta)) {
-      const saved = FindingStore.read(folder);
-      saved.count = (saved.count ?? 1) + 1;
-      saved.lastSeen = new Date().toISOString();
-      writeAtomic(meta, `${JSON.stringify(saved, null, 2)}\n`);
-      return { folder, isNew: false };
+    if (fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
+    // A folder left without finding.json (a process killed while saving) is written in place.
+    const staging = fs.existsSync(folder) ? folder : `${folder}.${process.pid}.tmp`;
+    fs.mkdirSync(staging, { recursive: true });
+    writeFinding(staging, folder, result, difference, { sides, origin });
+    if (staging === folder) return { folder, isNew: true };
+    try {
+      fs.renameSync(staging, folder);
+    } catch (err) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      if (fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
+      throw err;
     }
-    fs.mkdirSync(folder, { recursive: true });
-    const fromValue = result.type === 'value' || result.type === 'roundtrip';
-    const inputFile = !fromValue ? 'input.bin' : result.input.recipe !== undefined ? 'input.json' : null;
-    if (inputFile === 'input.json') writeAtomic(path.join(folder, inputFile), `${JSON.stringify(result.input.recipe, null, 2)}\n`);
-    if (inputFile === 'input.bin') writeAtomic(path.join(folder, inputFile), Buffer.from(result.input.bytes, 'hex'));
-    const replay = replayCommand(result, sides, inputFile && path.join(folder, inputFile));
-    const fastCheck = origin?.engine === 'fast-check' && origin.path !== undefined ?
-      `\nreplay the fast-check run: npx ipcfuzz fuzz --engine fast-check --property ${origin.property} ` +
-      `--seed ${origin.seed} --path ${origin.path} --a ${sides.a.codec} --b ${sides.b.codec} --node ${sides.b.node}\n` : '';
-    writeAtomic(path.join(folder, 'report.txt'), `${renderResult(result, sides)}\n\nreplay: ${replay}\n${fastCheck}`);
-    writeAtomic(path.join(folder, 'repro.js'), reproScript(result, {
-      a: sides.a.codec, b: sides.b.codec, title: difference.signature,
-    }), 0o755);
-    writeAtomic(meta, `${JSON.stringify({
-      signature: difference.signature,
-      tier: difference.tier,
-      where: difference.where,
-      detail: difference.detail,
-      sides: { a: sideLabel(sides.a), b: sideLabel(sides.b) },
-      origin,
-      type: result.type,
-      input: result.input,
-      replay,
-      differences: result.differences,
-      outcomes: result.outcomes,
-      count: 1,
-      firstSeen: new Date().toISOString(),
-    }, null, 2)}\n`);
     return { folder, isNew: true };
   }
+}
+
+// A saved finding met again: its count and when it was last seen.
+function countUp(folder) {
+  const saved = FindingStore.read(folder);
+  saved.count = (saved.count ?? 1) + 1;
+  saved.lastSeen = new Date().toISOString();
+  writeAtomic(path.join(folder, kMeta), `${JSON.stringify(saved, null, 2)}\n`);
+  return { folder, isNew: false };
+}
+
+// The files of a new finding, written in `dir`; the paths they print are in `folder`, where they go.
+function writeFinding(dir, folder, result, difference, { sides, origin }) {
+  const fromValue = result.type === 'value' || result.type === 'roundtrip';
+  const inputFile = !fromValue ? 'input.bin' : result.input.recipe !== undefined ? 'input.json' : null;
+  if (inputFile === 'input.json') writeAtomic(path.join(dir, inputFile), `${JSON.stringify(result.input.recipe, null, 2)}\n`);
+  if (inputFile === 'input.bin') writeAtomic(path.join(dir, inputFile), Buffer.from(result.input.bytes, 'hex'));
+  const replay = replayCommand(result, sides, inputFile && path.join(folder, inputFile));
+  const fastCheck = origin?.engine === 'fast-check' && origin.path !== undefined ?
+    `\nreplay the fast-check run: npx ipcfuzz fuzz --engine fast-check --property ${origin.property} ` +
+    `--seed ${origin.seed} --path ${origin.path} --a ${sides.a.codec} --b ${sides.b.codec} --node ${sides.b.node}\n` : '';
+  writeAtomic(path.join(dir, 'report.txt'), `${renderResult(result, sides)}\n\nreplay: ${replay}\n${fastCheck}`);
+  writeAtomic(path.join(dir, 'repro.js'), reproScript(result, {
+    a: sides.a.codec, b: sides.b.codec, title: difference.signature,
+  }), 0o755);
+  writeAtomic(path.join(dir, kMeta), `${JSON.stringify({
+    signature: difference.signature,
+    tier: difference.tier,
+    where: difference.where,
+    detail: difference.detail,
+    sides: { a: sideLabel(sides.a), b: sideLabel(sides.b) },
+    origin,
+    type: result.type,
+    input: result.input,
+    replay,
+    differences: result.differences,
+    outcomes: result.outcomes,
+    count: 1,
+    firstSeen: new Date().toISOString(),
+  }, null, 2)}\n`);
 }
 
 // Turns check results into findings for one run. Known differences are

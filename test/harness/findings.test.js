@@ -1,0 +1,97 @@
+'use strict';
+// The findings folder keeps what it saved: a difference met again only counts
+// up, and of several processes that save one new difference at once, one
+// keeps its input and the others count it.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { FindingStore } = require('../../harness/findings');
+const { Session } = require('../../harness/session');
+
+// A view with an own byteLength: the js codec writes what it says, the native codec its slots.
+const recipe = { k: 'view', type: 'Uint8Array', bytes: '01020304',
+  tamper: [{ op: 'define', key: 'byteLength', value: { k: 'number', v: 1 } }] };
+
+// Saves the difference in a process of its own once `at` (ms since the epoch)
+// has come; its origin names the process.
+function saveAt(dir, file, name, at) {
+  const script = `
+    const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings'))});
+    const { result, sides } = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'));
+    while (Date.now() < ${at});
+    const saved = new FindingStore(${JSON.stringify(dir)}).record(result, result.differences[0], { sides, origin: { name: ${JSON.stringify(name)} } });
+    process.stdout.write(JSON.stringify(saved));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  return new Promise((resolve, reject) => child.on('exit', (code) =>
+    (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${name} exited ${code}`)))));
+}
+
+describe('findings folder', function () {
+  this.timeout(60_000);
+  let dir;
+  let result;
+  let sides;
+  before(async function () {
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+    try {
+      result = await session.check('value', { recipe });
+    } finally {
+      session.close();
+    }
+    sides = session.sides;
+    assert.ok(result.differences.length, 'the own byteLength no longer differs');
+  });
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-findings-test-')); });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('saves a new difference whole, and only counts it when met again', function () {
+    const store = new FindingStore(dir);
+    const first = store.record(result, result.differences[0], { sides, origin: { run: 1 } });
+    assert.equal(first.isNew, true);
+    assert.deepEqual(fs.readdirSync(first.folder).sort(), ['finding.json', 'input.json', 'report.txt', 'repro.js']);
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(first.folder)]);
+    const input = fs.readFileSync(path.join(first.folder, 'input.json'), 'utf8');
+    const again = store.record({ ...result, input: { recipe: { k: 'null' } } }, result.differences[0],
+      { sides, origin: { run: 2 } });
+    assert.deepEqual(again, { folder: first.folder, isNew: false });
+    const meta = FindingStore.read(first.folder);
+    assert.equal(meta.count, 2);
+    assert.deepEqual(meta.origin, { run: 1 });
+    assert.equal(fs.readFileSync(path.join(first.folder, 'input.json'), 'utf8'), input);
+  });
+
+  it('keeps one whole finding when several processes save it at once', async function () {
+    const file = path.join(dir, '..', `${path.basename(dir)}.json`);
+    fs.writeFileSync(file, JSON.stringify({ result, sides }));
+    const at = Date.now() + 1500;
+    const names = ['p1', 'p2', 'p3', 'p4'];
+    let saved;
+    try {
+      saved = await Promise.all(names.map((name) => saveAt(dir, file, name, at)));
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    assert.equal(new Set(saved.map((s) => s.folder)).size, 1);
+    assert.equal(saved.filter((s) => s.isNew).length, 1, JSON.stringify(saved));
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(saved[0].folder)], 'a staging folder was left');
+    const meta = FindingStore.read(saved[0].folder);
+    assert.equal(meta.count, names.length);
+    assert.ok(names.includes(meta.origin.name));
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(saved[0].folder, 'input.json'), 'utf8')), recipe);
+  });
+
+  it('writes in place into a folder a killed process left without finding.json', function () {
+    const store = new FindingStore(dir);
+    const folder = store.folderFor(sides, result.differences[0].signature);
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'input.json'), '{}\n');
+    const saved = store.record(result, result.differences[0], { sides, origin: {} });
+    assert.deepEqual(saved, { folder, isNew: true });
+    assert.deepEqual(store.list(), [folder]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(folder, 'input.json'), 'utf8')), recipe);
+  });
+});
