@@ -30,7 +30,7 @@ const { loadKnown } = require('../harness/known');
 const { FindingStore } = require('../harness/findings');
 const { root } = require('../harness/binaries');
 const { onLines } = require('../harness/lines');
-const { spawnTarget } = require('../fuzzers/jazzer/engine');
+const { spawnTarget, jobsPerTarget, availableCores } = require('../fuzzers/jazzer/engine');
 const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
 const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
@@ -164,16 +164,24 @@ function runTarget({ target, seconds, seed, node, workDir, outDir }) {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ ...seen, code, signal })));
 }
 
+// As many libFuzzer processes of the target as the engine runs for one
+// target alone (fuzzers/jazzer/engine.js), each timed from its own INITED;
+// their rates add up.
 async function jazzer({ session, store, target, seconds, seed, trace, scratch }) {
   const inputs = require('../fuzzers/jazzer/inputs');
   const workDir = path.join(scratch, 'work');
-  const run = await runTarget({ target, seconds, seed, node: session.sides.b.node, workDir, outDir: store.dir });
-  const total = run.stats.number_of_executed_units;
-  if (!run.inited || !run.interrupted || total === undefined) {
-    throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing for ${seconds} s`);
-  }
-  const execs = total - run.inited.execs;
-  const fuzzSeconds = (run.interrupted - run.inited.ms) / 1000;
+  const jobs = jobsPerTarget(availableCores(), 1);
+  const runs = await Promise.all(Array.from({ length: jobs }, (_, job) => runTarget({
+    target, seconds, seed: seed + 1000 * job, node: session.sides.b.node, workDir, outDir: store.dir,
+  })));
+  const timed = runs.map((run) => {
+    const total = run.stats.number_of_executed_units;
+    if (!run.inited || !run.interrupted || total === undefined) {
+      throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing for ${seconds} s`);
+    }
+    return { total, execs: total - run.inited.execs, seconds: (run.interrupted - run.inited.ms) / 1000, run };
+  });
+  const sum = (f) => timed.reduce((n, t) => n + f(t), 0);
   // The inputs the crash screen sends to a worker are left out of the trace:
   // the crash they are shaped like may strike in any of bare-cost's calls.
   const corpora = [path.join(root, 'corpus', 'jazzer', target), path.join(workDir, 'corpus', target)];
@@ -183,8 +191,12 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
   recordRequests(session, trace);
   for (const input of corpus) await session.check(target, input);
   return {
-    execs, seconds: fuzzSeconds, execsPerSecond: execs / fuzzSeconds, exit: run.signal ?? run.code,
-    libFuzzer: { execs: total, execsPerSecond: run.stats.average_exec_per_sec, peakRssMb: run.stats.peak_rss_mb },
+    execs: sum((t) => t.execs), seconds: sum((t) => t.seconds) / jobs, execsPerSecond: sum((t) => t.execs / t.seconds),
+    jobs, exit: timed.map((t) => t.run.signal ?? t.run.code).join(','),
+    libFuzzer: {
+      execs: sum((t) => t.total), execsPerSecond: sum((t) => t.run.stats.average_exec_per_sec),
+      peakRssMb: Math.max(...timed.map((t) => t.run.stats.peak_rss_mb)),
+    },
     traceExecs: corpus.length, corpusCrashes: session.stats().crashes,
   };
 }

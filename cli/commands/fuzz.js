@@ -61,17 +61,17 @@ async function jazzer({ flags, options, session, known, store, seconds, parallel
     sides: session.sides, session, known, store, seconds, parallel, signal,
     knownFile: options.knownFile, only: flags.targets, workDir: flags.workDir, seed: flags.seedNumber ?? 1,
     onProgress: (all) => progress('jazzer', all.map((s) =>
-      `${s.target} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
+      `${s.label} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
   });
   return {
     engine: 'jazzer',
     // The codec's crashes and hangs happen in each target's own worker; the
     // target process itself restarts only when it ends early.
-    lines: statuses.flatMap((s) => [`${s.target.padEnd(7)} ${s.stats.number_of_executed_units ?? s.totalExecs} execs, ` +
+    lines: statuses.flatMap((s) => [`${s.label.padEnd(7)} ${s.stats.number_of_executed_units ?? s.totalExecs} execs, ` +
       `${s.stats.average_exec_per_sec ?? s.execsPerSecond} execs/s, cov ${s.cov}, ft ${s.ft}, corpus ${s.corpus}, ` +
       `codec crashes ${s.worker.crash ?? 0}, hangs ${s.worker.hang ?? 0}, target restarts ${s.restarts}` +
       (s.unsaved.length ? `, ends with no input saved ${s.unsaved.length} (${s.unsaved.join(', ')})` : ''),
-    ...(s.gaveUp ? [`${s.target.padEnd(7)} stopped early: ${s.gaveUp}`] : [])]),
+    ...(s.gaveUp ? [`${s.label.padEnd(7)} stopped early: ${s.gaveUp}`] : [])]),
     findings: statuses.flatMap((s) => [...s.findings.values()]),
     seenAgain: statuses.flatMap((s) => [...s.seenAgain]),
     historyDependent: statuses.flatMap((s) => [...s.historyDependent]),

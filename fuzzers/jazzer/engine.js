@@ -1,7 +1,10 @@
 'use strict';
 // The Jazzer.js engine: runs the value, frame and stream targets in the node
 // binary under test, as many at a time as there are cores to spare, each
-// growing its own working corpus from the seed corpus. Progress lines of
+// growing its own working corpus from the seed corpus. Cores the targets
+// leave spare run more libFuzzer processes of a target (jobs), each with a
+// seed of its own, sharing that corpus: libFuzzer reads the units the others
+// add to it every second (-reload). Progress lines of
 // libFuzzer and the targets' finding lines are read as they come. Each target
 // runs the builtin codecs in its own process and the rest in a worker, and
 // inputs shaped like a known native crash in a worker too, so those crashes
@@ -165,11 +168,19 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   status.findings.set(chosen.signature, { signature: chosen.signature, folder: stored.folder, target });
 }
 
-// Runs one target for its budget, restarting it after each crash.
-async function runTarget(target, options) {
+// libFuzzer processes per target, when `parallel` of them may run at once.
+const jobsPerTarget = (parallel, targetCount) => Math.max(1, Math.floor(parallel / targetCount));
+// Seeds of one job's runs; a job runs at most kMaxRestarts + 1 times.
+const kSeedsPerJob = kMaxRestarts + 1;
+
+// Runs one libFuzzer process of a target (job `job` of `jobs`) for its
+// budget, restarting it after each crash. The inputs that ended a process
+// (`crashed`) are shared by the jobs of the target.
+async function runTarget(target, { job = 0, jobs = 1, crashed = [], ...options }) {
   const status = {
-    target, execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
-    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed: [], unsaved: [], gaveUp: undefined,
+    target, job, label: jobs > 1 ? `${target}/${job + 1}` : target, seeds: [],
+    execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
+    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed, unsaved: [], gaveUp: undefined,
   };
   options.statuses.push(status);
   const { deadline } = options;
@@ -178,7 +189,8 @@ async function runTarget(target, options) {
   while (Date.now() < deadline - 1000 && status.restarts <= kMaxRestarts && !options.stop.stopped) {
     const left = deadline - Date.now();
     const seconds = Math.max(1, Math.floor(left / 1000) - kStartSeconds);
-    const seed = options.seed + status.runs;
+    const seed = options.seed + job * kSeedsPerJob + status.runs;
+    status.seeds.push(seed);
     const ended = await runOnce({ ...options, target, seconds, limitMs: left + kGraceMs, status, seed });
     status.runs++;
     execsBefore += status.execs;
@@ -216,7 +228,9 @@ async function runTarget(target, options) {
   return status;
 }
 
-// options: { sides, seconds (wall clock for all targets), parallel, knownFile,
+// options: { sides, seconds (wall clock for all targets), parallel (libFuzzer
+//            processes at once: more targets than that run in rounds, fewer
+//            run as many jobs each as it allows), knownFile,
 //            known, store, session, workDir, seed, onProgress,
 //            stopWhen(signature): end every target once it returns true,
 //            signal: an AbortSignal that ends every target at once }
@@ -231,6 +245,7 @@ async function runJazzer(options) {
   options.signal?.addEventListener('abort', () => stop.now(), { once: true });
   const chosen = options.only ?? targets;
   const slots = Math.max(1, Math.min(options.parallel, chosen.length));
+  const jobs = jobsPerTarget(options.parallel, chosen.length);
   const rounds = Math.ceil(chosen.length / slots);
   const statuses = [];
   const queue = chosen.map((target, i) => ({ target, round: Math.floor(i / slots) }));
@@ -242,7 +257,9 @@ async function runJazzer(options) {
     await Promise.all(Array.from({ length: slots }, async () => {
       while (queue.length && !stop.stopped) {
         const { target, round } = queue.shift();
-        await runTarget(target, { ...options, statuses, stop, deadline: roundEnd(round), outDir: options.store.dir });
+        const crashed = [];
+        await Promise.all(Array.from({ length: jobs }, (_, job) => runTarget(target,
+          { ...options, job, jobs, crashed, statuses, stop, deadline: roundEnd(round), outDir: options.store.dir })));
       }
     }));
   } finally {
@@ -257,4 +274,4 @@ function defaultWorkDir() {
 
 const availableCores = () => os.availableParallelism?.() ?? os.cpus().length;
 
-module.exports = { runJazzer, spawnTarget, targets, defaultWorkDir, availableCores };
+module.exports = { runJazzer, spawnTarget, jobsPerTarget, targets, defaultWorkDir, availableCores };

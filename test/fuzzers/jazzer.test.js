@@ -143,6 +143,27 @@ describe('Jazzer.js engine', function () {
     assert.equal(status.findings.size, 0);
   });
 
+  // Cores the targets leave spare run more libFuzzer processes of a target,
+  // each with seeds of its own, on the target's one working corpus.
+  it('runs one target on two cores as two libFuzzer processes sharing its corpus', async function () {
+    const { runJazzer } = require('../../fuzzers/jazzer/engine');
+    const { FindingStore } = require('../../harness/findings');
+    const { loadKnown } = require('../../harness/known');
+    const sides = { a: { codec: 'js', node }, b: { codec: 'native', node } };
+    const work = path.join(out, 'jobs', 'work');
+    const { statuses } = await runJazzer({
+      sides, session: undefined, known: loadKnown(), seed: 1, only: ['frame'], parallel: 2,
+      store: new FindingStore(path.join(out, 'jobs', 'findings')), workDir: work, seconds: 8,
+    });
+    assert.deepEqual(statuses.map((s) => s.label), ['frame/1', 'frame/2']);
+    assert.deepEqual(statuses[0].seeds.filter((seed) => statuses[1].seeds.includes(seed)), []);
+    for (const s of statuses) {
+      assert.ok(s.stats.number_of_executed_units > 0, `${s.label} did not fuzz: ${JSON.stringify(s)}`);
+      assert.equal(s.restarts, 0);
+    }
+    assert.deepEqual(fs.readdirSync(path.join(work, 'corpus')), ['frame']);
+  });
+
   // Saved findings are the user's (findings/ is not in git): each must still
   // replay the same way twice, and the output says whether it is fixed.
   it('replays the saved findings, each the same way twice', async function () {
