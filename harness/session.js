@@ -109,7 +109,7 @@ class Session {
 
   #freshWorker(nodePath) {
     for (const w of this.freshWorkers) if (w.closed) this.freshWorkers.delete(w);
-    const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs });
+    const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, fresh: true });
     if (this.closed) worker.close();
     this.freshWorkers.add(worker);
     return worker;

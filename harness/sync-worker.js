@@ -28,6 +28,7 @@ const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
+const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
 const zygoteMain = path.join(__dirname, 'zygote.js');
 const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -144,9 +145,11 @@ function exitStatus(pid) {
 }
 
 class SyncWorker {
-  // forkServer: false starts every worker afresh.
-  constructor(nodePath, { timeoutMs = 10_000, forkServer = forkServerBuilt() } = {}) {
+  // forkServer: false starts every worker afresh; fresh: workers that confirm
+  // a finding (fresh-worker.js), started afresh.
+  constructor(nodePath, { timeoutMs = 10_000, fresh = false, forkServer = !fresh && forkServerBuilt() } = {}) {
     this.nodePath = nodePath;
+    this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.zygote = forkServer ? undefined : null;  // undefined: not started yet
     this.fifoPrefix = null;  // made with its first FIFOs
@@ -166,7 +169,7 @@ class SyncWorker {
     const [requests, answers, worker] = this.#channel();
     const zygote = this.#zygote();
     if (zygote) fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
-    else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${workerMain}\t${this.nodePath}\n`);
+    else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${this.main}\t${this.nodePath}\n`);
     return worker;
   }
 

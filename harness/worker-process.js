@@ -19,6 +19,7 @@ const { onJsonLines, afterOutput } = require('./lines');
 const { unfinishedBuild } = require('./ops');
 
 const workerMain = path.join(__dirname, 'worker.js');
+const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
 // Bench only: flags for every worker's node, such as --cpu-prof (not allowed in NODE_OPTIONS).
 const extraFlags = (process.env.IPCFUZZ_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 const kStderrTail = 4096;
@@ -30,9 +31,11 @@ function settle(entry, { outcome, fault }) {
 }
 
 class WorkerProcess {
-  // gather: requests made in one turn of the event loop go as one (see #sendGathered).
-  constructor(nodePath, { timeoutMs = 10_000, gather = false } = {}) {
+  // gather: requests made in one turn of the event loop go as one (see #sendGathered);
+  // fresh: a worker for one check that confirms a finding (fresh-worker.js).
+  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false } = {}) {
     this.nodePath = nodePath;
+    this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.gather = gather;
     this.gathered = [];  // requests of this turn of the event loop, not sent yet
@@ -163,7 +166,7 @@ class WorkerProcess {
 
   // A process whose answers and exit count only while it is this.child.
   #spawn() {
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', ...extraFlags, workerMain], {
+    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', ...extraFlags, this.main], {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     });
     child.stderrTail = '';

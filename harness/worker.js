@@ -135,9 +135,13 @@ function warmUp() {
   }
 }
 
-module.exports = { handle, reply, warmUp };
-
-if (require.main === module) {
+// Answers the requests read on stdin, warmed up while it waits for the first
+// unless `warm` is false (fresh-worker.js).
+function serveStdin({ warm = true } = {}) {
   onJsonLines(process.stdin, (request) => reply(handle(request)));
-  setImmediate(warmUp);
+  if (warm) setImmediate(warmUp);
 }
+
+module.exports = { handle, reply, warmUp, serveStdin };
+
+if (require.main === module) serveStdin();

@@ -166,6 +166,32 @@ describe('WorkerProcess', function () {
     });
   });
 
+  // A worker that confirms a finding answers one check and goes without the
+  // warm-up (fresh-worker.js); what it answers is what any worker answers.
+  describe('a fresh worker', function () {
+    it('answers as a warmed-up worker does, and is the one a confirmation starts', async function () {
+      const fresh = new WorkerProcess(node26, { timeoutMs: 10_000, fresh: true });
+      const warm = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+      try {
+        const view = { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } };
+        const request = { ...serialize('native'), input: view, tree: true };
+        const [a, b] = await Promise.all([fresh, warm].map((w) => w.request(request)));
+        assert.equal(a.kind, 'ok');
+        assert.deepEqual(a, b);
+        assert.match(fresh.child.spawnargs.at(-1), /harness\/fresh-worker\.js$/);
+        assert.match(warm.child.spawnargs.at(-1), /harness\/worker\.js$/);
+        const difference = { tier: 'bytes', signature: 'bytes/serialize/x' };
+        assert.equal(await session.confirm('value', view, difference), false);
+        const started = [...session.freshWorkers].map((w) => w.main);
+        assert.equal(started.length, 6);
+        for (const main of started) assert.match(main, /harness\/fresh-worker\.js$/);
+      } finally {
+        for (const w of [fresh, warm, session]) w.close();
+      }
+    });
+  });
+
   describe('a closed worker', function () {
     // fast-check leaves an interrupted property running: its next request
     // must not start a process after the run is over.
