@@ -1,17 +1,21 @@
 'use strict';
-// Many checks at a time. When both codecs are built in and live in one binary,
-// whole checks run in one worker of that binary, a batch of inputs per
-// request, with no process hop per operation; an input shaped like a known
-// native crash (crash-screen.js) runs instead on the per-operation path of
-// session.js, where a crash is that input's outcome. An input whose recipe
-// changes a built-in prototype for its codec call is batched in workers of
-// its own, where the code that every check runs is not thrown away for it
-// (recipes/steps.js). A batch whose worker dies
-// or hangs anyway has its unanswered inputs run one by one on that path up
-// to the one at fault, which gets its crash or hang; the others after it go
-// on in a new batch.
-// Other sessions keep the per-operation path: with several checks in flight
-// at once for a side in another binary, one at a time for an adapter file.
+// Many checks at a time. When both codecs live in one binary (built in, or an
+// adapter file loaded there), whole checks run in one worker of that binary,
+// a batch of inputs per request, with no process hop per operation; an input
+// shaped like a known native crash (crash-screen.js) runs instead on the
+// per-operation path of session.js, where a crash is that input's outcome.
+// An input whose recipe changes a built-in prototype for its codec call is
+// batched in workers of its own, where the code that every check runs is not
+// thrown away for it (recipes/steps.js).
+// A batch whose worker dies or hangs anyway has its unanswered inputs run one
+// by one on that path up to the one at fault, which gets its crash or hang;
+// the others after it go on in a new batch.
+// A worker is sent two batches at a time, so that it never waits for the
+// next; the others wait in this process, where an urgent check (a shrink
+// step, a replay) goes ahead of the turns drawn ahead, and where those turns
+// wait while a finding is shrunk and confirmed (pause, resume).
+// Sessions of two binaries keep the per-operation path, with several checks
+// in flight at once (one at a time for an adapter file).
 
 const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
@@ -33,10 +37,13 @@ const kApartWorkers = Math.ceil(kBatchWorkers / 3);
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
-// Whether the checks of these sides can run whole in one process.
-function sameProcess(sides) {
-  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
-}
+// Batch requests a worker is sent at a time: one running, one waiting in its pipe.
+const kSentPerWorker = 2;
+
+// Whether the checks of these sides can run whole in one process. An
+// adapter file may crash or hang there as a native codec may: the inputs of
+// a batch whose worker died are replayed one by one all the same.
+const sameProcess = (sides) => sides.a.node === sides.b.node;
 
 // The known crash shape of an input, when a codec that may have the crash is
 // to serialize its recipes; null when it can run in the batch.
@@ -85,14 +92,16 @@ class Batches {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
-    // An adapter file runs one check at a time, as before: with several in
-    // flight, its time to find a mutant's difference measured longer.
+    // On the per-operation path an adapter file runs one check at a time:
+    // with several in flight, its time to find a mutant's difference measured longer.
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
     this.maxWorkers = kBatchWorkers;
     this.workers = [];
     this.apart = new Set();  // those of this.workers that check the inputs that change shared state
     this.retired = [];   // workers let go by settle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
+    this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
+    this.paused = false;
     this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
     this.sentRecipes = new WeakMap();    // worker process -> the numbers of the recipes it was sent
     this.nextRecipe = 0;
@@ -105,8 +114,9 @@ class Batches {
   // Starts one check per input. results: a promise per input, in order, of its
   // result: null when the check had nothing to check, undefined for an input
   // left out; of an input checked in a batch, only { differences } unless
-  // `full`. cancel(): start no more checks (those not started never settle).
-  each(type, inputs, { full = false } = {}) {
+  // `full`. urgent: checked ahead of the batches waiting for a worker.
+  // cancel(): start no more checks (those not started never settle).
+  each(type, inputs, { full = false, urgent = false } = {}) {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
@@ -129,7 +139,7 @@ class Batches {
       else pooled(screened.map(perOp), this.width, isCancelled);
       for (const [indices, isApart] of [[batched, false], [apart, true]]) {
         if (!indices.length) continue;
-        this.#batch({ type, inputs, full, slots, perOp, cancelled: isCancelled, apart: isApart }, indices)
+        this.#batch({ type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart }, indices)
           .catch((err) => { for (const i of indices) slots[i].reject(err); });
       }
     }
@@ -146,13 +156,14 @@ class Batches {
   // path, one by one, until one crashes or hangs there too: the input at
   // fault. Those after it go on in a new batch.
   async #batch(batch, indices) {
-    const { type, inputs, full, slots, perOp, cancelled, apart } = batch;
+    const { type, inputs, full, urgent, slots, perOp, cancelled, apart } = batch;
     const { sides } = this.session;
     let answered = 0;
     const sent = indices.map((i) => inputs[i]);
     const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
     const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
-    await this.#worker(apart).request(onRecipes(type) ? message : { ...message, inputs: sent }, {
+    const request = onRecipes(type) ? message : { ...message, inputs: sent };
+    await this.#request(this.#worker(apart), urgent, cancelled, request, {
       wire,
       onPart: (part) => {
         const i = indices[answered++];
@@ -167,6 +178,55 @@ class Batches {
       if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
     }
     if (rest.length && !cancelled()) await this.#batch(batch, rest);
+  }
+
+  // Sends a batch request once the worker has fewer than kSentPerWorker,
+  // urgent ones first, and others only while not paused; a batch whose turn
+  // was cancelled meanwhile is not sent.
+  async #request(worker, urgent, cancelled, message, options) {
+    const gate = this.#gate(worker);
+    await new Promise((go) => {
+      (urgent ? gate.urgent : gate.waiting).push(go);
+      this.#pump(worker);
+    });
+    try {
+      if (!cancelled()) await worker.request(message, options);
+    } finally {
+      gate.sent--;
+      this.#pump(worker);
+    }
+  }
+
+  #pump(worker) {
+    const gate = this.#gate(worker);
+    while (gate.sent < kSentPerWorker) {
+      const go = gate.urgent.shift() ?? (this.paused ? undefined : gate.waiting.shift());
+      if (!go) return;
+      gate.sent++;
+      go();
+    }
+  }
+
+  #gate(worker) {
+    if (!this.gates.has(worker)) this.gates.set(worker, { sent: 0, urgent: [], waiting: [] });
+    return this.gates.get(worker);
+  }
+
+  // Batch requests a worker has, sent or waiting.
+  #load(worker) {
+    const gate = this.#gate(worker);
+    return gate.sent + gate.urgent.length + gate.waiting.length;
+  }
+
+  // While a finding is shrunk and confirmed, only urgent checks are sent:
+  // the turns drawn ahead wait rather than take the cores from it.
+  pause() {
+    this.paused = true;
+  }
+
+  resume() {
+    this.paused = false;
+    for (const worker of this.workers) this.#pump(worker);
   }
 
   // The inputs of a frame or stream check with their recipes as numbers, and
@@ -192,7 +252,7 @@ class Batches {
   // are fewer than kBatchWorkers (kApartWorkers).
   #worker(apart) {
     const own = this.workers.filter((w) => this.apart.has(w) === apart);
-    const idle = own.find((w) => w.queue.length === 0);
+    const idle = own.find((w) => this.#load(w) === 0);
     if (idle) return idle;
     if (own.length < (apart ? kApartWorkers : kBatchWorkers)) {
       const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
@@ -201,7 +261,7 @@ class Batches {
       if (apart) this.apart.add(worker);
       return worker;
     }
-    return own.reduce((x, y) => (y.queue.length < x.queue.length ? y : x));
+    return own.reduce((x, y) => (this.#load(y) < this.#load(x) ? y : x));
   }
 
   // Lets the batch workers end as processes do, once idle (within a second),

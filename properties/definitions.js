@@ -55,10 +55,11 @@ const properties = {
 };
 
 // The whole result of one property's check on one drawn value, run as a
-// batch's would be (in the batch worker unless screened); null when it had
+// batch's would be (in the batch worker unless screened), ahead of the turns
+// drawn ahead: a shrink step waits for nothing else. null when it had
 // nothing to check, undefined when left out.
 async function runProperty(property, session, drawn) {
-  const [result] = await session.checkMany(property.check, [property.input(drawn)], { full: true });
+  const [result] = await session.checkMany(property.check, [property.input(drawn)], { full: true, urgent: true });
   return result;
 }
 

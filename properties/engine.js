@@ -149,11 +149,17 @@ async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
       const fresh = unseen(result, state, name);
       if (!fresh.length) continue;
       cancel();
-      // Its confirmation's fresh workers boot while fc.check shrinks it.
+      // Its confirmation's fresh workers boot while fc.check shrinks it, and
+      // the turns drawn ahead wait (batches.js).
       options.session.bootFresh();
-      const replay = await runTurn(properties[name], name,
-        { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
-      return { ...replay, runs };
+      options.session.batches.pause();
+      try {
+        const replay = await runTurn(properties[name], name,
+          { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
+        return { ...replay, runs };
+      } finally {
+        options.session.batches.resume();
+      }
     }
   } catch (err) {
     if (err instanceof StoppedError) return { runs, stopped: true };
