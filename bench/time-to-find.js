@@ -4,7 +4,7 @@
 // over several seeds: the seconds until the first difference in one of the
 // mutant's expected tiers, capped. Jazzer.js runs through
 // scripts/mutant-hunt.js, fast-check through the properties engine with `until`.
-//   node bench/time-to-find.js [--seeds 1,2,3] [--cap 60] [--only name,...] [--json FILE]
+//   node bench/time-to-find.js [--seeds 1,2,3,4,5] [--cap 60] [--only name,...] [--json FILE]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -101,7 +101,7 @@ module.exports = { timeToFind, summarizeTimes, markdown };
 if (require.main === module) {
   const { parseFlags } = require('./flags');
   const { values } = parseFlags('time-to-find', { options: {
-    seeds: { type: 'string', default: '1,2,3' }, cap: { type: 'string', default: '60' },
+    seeds: { type: 'string', default: '1,2,3,4,5' }, cap: { type: 'string', default: '60' },
     only: { type: 'string' }, json: { type: 'string' },
   } });
   const cap = Number(values.cap);
