@@ -87,6 +87,18 @@ function keysBelow(a, b, lossy) {
   return keys;
 }
 
+// A part of a tree, as JSON for a difference's detail; made by `make`, whose
+// walk may also go deeper than the harness's stack (deeply nested values):
+// such a part is named, not printed.
+function printed(make) {
+  try {
+    return JSON.stringify(make());
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return '(nested too deep to print)';
+  }
+}
+
 // Depth first, in the order above. Recursion is the fast way; a tree deeper
 // than the JS stack (deeply nested values) is walked again with a stack of
 // its own.
@@ -223,7 +235,7 @@ function compareOutcomes(op, where, oa, ob) {
     if (d) {
       const tier = classificationFields.has(d.field) ? 'classification' : 'value';
       out.push(difference(tier, op, where, a, b, `${d.node ?? 'node'}.${d.field}`,
-        `${d.path}: ${JSON.stringify(d.a)} vs ${JSON.stringify(d.b)}`));
+        `${d.path}: ${printed(() => d.a)} vs ${printed(() => d.b)}`));
     }
   }
   // Effects are compared when both ended alike: a different error explains the rest.
@@ -315,5 +327,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
+  printed,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
 };

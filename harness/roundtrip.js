@@ -21,7 +21,7 @@
 // difference already); the frame must be readable always. A frame that a codec wrote and cannot read is a
 // finding even when both codecs write and reject it alike.
 
-const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference } = require('./compare');
+const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference, printed } = require('./compare');
 const { tampered } = require('./recipes/steps');
 
 const lossyFields = new Set(['proto', 'id', 'backing', 'byteOffset', 'isBuffer']);
@@ -101,9 +101,9 @@ function valueFailure(side, read, inputTree) {
   }
   if (!d) return [];
   // What differs, as the format keeps it.
-  [d.a, d.b] = [lossless(d.a, d.b), dropLossy(d.b)];
+  const written = printed(() => lossless(d.a, d.b));
   return [{ side, read, key: `${d.node ?? 'node'}.${d.field}`,
-    detail: `${side} read back another value: ${d.path}: ${JSON.stringify(d.a)} written, ${JSON.stringify(d.b)} read` }];
+    detail: `${side} read back another value: ${d.path}: ${written} written, ${printed(() => dropLossy(d.b))} read` }];
 }
 
 // A frame both codecs write and cannot read back alike is a defect they share:

@@ -57,6 +57,17 @@ describe('round-trip oracle', function () {
       assert.equal(roundtrips(result).length, 1);
     });
 
+    // What differs may hold a subtree too deep to print: the difference is
+    // still reported, with that part named, not printed.
+    it('reports a value read back wrong whatever the depth of what differs', async function () {
+      const deep = { k: 'nest', in: 'array', depth: 1000, leaf: { k: 'null' } };
+      const result = await checkAgainst(fixture('drop-last-prop.js'), 'value',
+        { recipe: { k: 'object', props: [['z', deep]] } });
+      const [finding] = roundtrips(result);
+      assert.equal(finding.signature, 'roundtrip/deserialize/b:object.props');
+      assert.match(finding.detail, /^b read back another value: \$\.props\[0\]: (\(nested too deep to print\)|\["z",)/);
+    });
+
     it('compares no value when user code ran during serialization', async function () {
       const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]],
         tamper: [{ op: 'define', key: 'g', get: { returns: { k: 'number', v: 1 } } }] };
