@@ -1,6 +1,6 @@
 'use strict';
 // Many checks at a time. When both codecs live in one binary (built in, or an
-// adapter file loaded there until a batch's worker dies), whole checks run in one worker of that binary,
+// adapter file loaded there), whole checks run in one worker of that binary,
 // a batch of inputs per request, with no process hop per operation; an input
 // shaped like a known native crash (crash-screen.js) runs instead on the
 // per-operation path of session.js, where a crash is that input's outcome.
@@ -92,10 +92,6 @@ class Batches {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
-    // An adapter file batches until a batch's worker dies: one that crashes
-    // on every input would cost two processes per input in batches (the batch's
-    // and its replay's), and the turns drawn ahead would each crash too.
-    this.adapterFile = ![session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec));
     // On the per-operation path an adapter file runs one check at a time:
     // with several in flight, its time to find a mutant's difference measured longer.
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
@@ -177,11 +173,9 @@ class Batches {
       },
     });
     const rest = indices.slice(answered);
-    if (!rest.length || cancelled()) return;
-    if (this.adapterFile) this.inProcess = false;
     while (rest.length && !cancelled()) {
       const result = await perOp(rest.shift())();
-      if (this.inProcess && result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
+      if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
     }
     if (rest.length && !cancelled()) await this.#batch(batch, rest);
   }
@@ -196,8 +190,7 @@ class Batches {
       this.#pump(worker);
     });
     try {
-      // Batches that stopped (an adapter file's) send nothing: their inputs go one by one.
-      if (!cancelled() && this.inProcess) await worker.request(message, options);
+      if (!cancelled()) await worker.request(message, options);
     } finally {
       gate.sent--;
       this.#pump(worker);

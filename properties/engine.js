@@ -47,13 +47,9 @@ async function runProperties(options) {
   // adapter, drawn ahead, they would queue before it; of two binaries, a few
   // turns ahead keep the workers busy while the host reads and draws.
   const { batches } = options.session;
-  const depthNow = () =>
-    (batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : batches.width > 1 ? kTurnsAhead : 0);
+  const depth = batches.inProcess ? kTurnsPerWorker * batches.maxWorkers : batches.width > 1 ? kTurnsAhead : 0;
   const ahead = [];
   for (let turn = 0; Date.now() < deadline && state.runs < maxRuns; turn++) {
-    // Fewer once an adapter file's batches have stopped (batches.js): the turns beyond are not checked.
-    const depth = depthNow();
-    for (const t of ahead.splice(depth)) t.cancel();
     const wanted = plan(turn, state.runs);
     let current = wanted;
     if (options.path === undefined) {

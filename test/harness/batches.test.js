@@ -96,26 +96,6 @@ describe('batches of checks', function () {
     }
   });
 
-  // An adapter file that crashes on every input would cost a batch's worker
-  // and a replay's per input: its checks go one by one after the first death.
-  it('stops batching an adapter file once a batch worker dies', async function () {
-    const session = new Session({ a: { codec: 'js' }, b: { codec: path.join(root, 'test', 'fixtures', 'abort.js') },
-      timeoutMs: 10_000 });
-    try {
-      assert.equal(session.batches.inProcess, true);
-      const inputs = [1, 2, 3, 4, 5].map((v) => ({ recipe: num(v) }));
-      const results = await session.checkMany('value', inputs);
-      assert.deepEqual(results.map((r) => r.differences.map((d) => d.tier)), inputs.map(() => ['crash']));
-      assert.equal(session.batches.inProcess, false);
-      assert.ok(session.stats().crashes <= inputs.length + 1, JSON.stringify(session.stats()));
-      const [again] = await session.checkMany('value', [{ recipe: num(6) }]);
-      assert.equal(again.outcomes.serialize.b.kind, 'crash');
-      assert.equal(session.batches.workers.length, 1, 'no batch worker was started after');
-    } finally {
-      session.close();
-    }
-  });
-
   // A shrink step does not wait for the turns drawn ahead: while a finding is
   // shrunk and confirmed they are held, and an urgent check goes first.
   it('holds batches while paused, and sends an urgent check ahead of them', async function () {
