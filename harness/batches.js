@@ -1,7 +1,7 @@
 'use strict';
-// Many checks at a time. When both codecs live in one binary (built in, or an
-// adapter file loaded there), whole checks run in one worker of that binary,
-// a batch of inputs per request, with no process hop per operation; an input
+// Many checks at a time. When both codecs are built in and live in one binary,
+// whole checks run in one worker of that binary, a batch of inputs per
+// request, with no process hop per operation; an input
 // shaped like a known native crash (crash-screen.js) runs instead on the
 // per-operation path of session.js, where a crash is that input's outcome.
 // An input whose recipe changes a built-in prototype for its codec call is
@@ -14,8 +14,8 @@
 // next; the others wait in this process, where an urgent check (a shrink
 // step, a replay) goes ahead of the turns drawn ahead, and where those turns
 // wait while a finding is shrunk and confirmed (pause, resume).
-// Sessions of two binaries keep the per-operation path, with several checks
-// in flight at once (one at a time for an adapter file).
+// Other sessions keep the per-operation path: with several checks in flight
+// at once for a side in another binary, one at a time for an adapter file.
 
 const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
@@ -40,10 +40,10 @@ const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 // Batch requests a worker is sent at a time: one running, one waiting in its pipe.
 const kSentPerWorker = 2;
 
-// Whether the checks of these sides can run whole in one process. An
-// adapter file may crash or hang there as a native codec may: the inputs of
-// a batch whose worker died are replayed one by one all the same.
-const sameProcess = (sides) => sides.a.node === sides.b.node;
+// Whether the checks of these sides can run whole in one process.
+function sameProcess(sides) {
+  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
+}
 
 // The known crash shape of an input, when a codec that may have the crash is
 // to serialize its recipes; null when it can run in the batch.
@@ -92,8 +92,8 @@ class Batches {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
-    // On the per-operation path an adapter file runs one check at a time:
-    // with several in flight, its time to find a mutant's difference measured longer.
+    // An adapter file runs one check at a time, as before: with several in
+    // flight, its time to find a mutant's difference measured longer.
     this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
     this.maxWorkers = kBatchWorkers;
     this.workers = [];
