@@ -1,15 +1,14 @@
 'use strict';
 // Many checks at a time. When both codecs are built in and live in one binary,
 // whole checks run in one worker of that binary, a batch of inputs per
-// request, with no process hop per operation; an input
-// shaped like a known native crash (crash-screen.js) runs instead on the
-// per-operation path of session.js, where a crash is that input's outcome.
-// An input whose recipe changes a built-in prototype for its codec call is
-// batched in workers of its own, where the code that every check runs is not
-// thrown away for it (recipes/steps.js).
-// A batch whose worker dies or hangs anyway has its unanswered inputs run one
-// by one on that path up to the one at fault, which gets its crash or hang;
-// the others after it go on in a new batch.
+// request, with no process hop per operation; an input shaped like a known
+// native crash (crash-screen.js) runs instead on the per-operation path of
+// session.js, where a crash is that input's outcome. An input whose recipe
+// changes a built-in prototype for its codec call is batched in workers of
+// its own, where the code that every check runs is not thrown away for it
+// (recipes/steps.js). A batch whose worker dies or hangs anyway has its
+// unanswered inputs run one by one on that path up to the one at fault,
+// which gets its crash or hang; the others after it go on in a new batch.
 // A worker is sent two batches at a time, so that it never waits for the
 // next; the others wait in this process, where an urgent check (a shrink
 // step, a replay) goes ahead of the turns drawn ahead, and where those turns
