@@ -15,12 +15,15 @@ const { recipeNodes } = require('./recipes/nodes');
 // inputs in a fuzzing run died later on inputs that never crash alone.
 const kMaxIndex = 2 ** 32 - 2;
 const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
-// The steps that may give their object an own key (`proto` and
-// `inherited-setter` change a prototype, `delete` takes a key away).
-const addsOwnKey = (step) => step?.op === 'set' || step?.op === 'define';
+// The steps that may give their object an own enumerable key (`proto` and
+// `inherited-setter` change a prototype, `delete` takes a key away, and the
+// codec does not copy a key defined as not enumerable).
+const addsOwnKey = (step) => step?.op === 'set' || (step?.op === 'define' && step.enumerable !== false);
 
-// Node's host objects, as recipe nodes: ports, KeyObjects, certificates, modules.
-const isHost = (node) => node.k === 'port' || node.k === 'host' || (node.k === 'nest' && node.in === 'host');
+// Node's host objects, as recipe nodes: ports, KeyObjects, certificates (V8
+// writes a WebAssembly.Module itself: the codec never copies its keys).
+const isHost = (node) => node.k === 'port' || (node.k === 'host' && node.type !== 'wasm-module') ||
+  (node.k === 'nest' && node.in === 'host');
 
 // The keys a host object gets from its own recipe: its props, and the keys of
 // its tampering steps and of the steps its getters run.

@@ -7,16 +7,17 @@
 // tags and views it decodes. Any other side (an adapter file, which may abort
 // or loop; another binary) runs in a SyncWorker of its binary, started when
 // first needed. An input the crash screen (crash-screen.js) knows the shape
-// of builds its value for the native side in that worker too, and one that
-// crashed this process before runs its whole native side there, so its crash
-// is an outcome. A request that took a worker down (crashed it, or hung) and
-// comes again, word for word, gets the same outcome without another worker:
-// libFuzzer's mutations of a crashing input often leave its recipe as it
-// was, and each node start costs more than a check. It is the same codec
-// given the same value, so the outcome is that request's; a crash that only
-// process history causes does not stand in the fresh processes that confirm
-// every finding. A whole input checked before gets its result again
-// likewise (checked-before.js).
+// of builds its value for the native side in that worker too, unless the
+// crash judge (crash-judge.js) finds, in this process, that the native codec
+// reaches that crash on it; one that crashed this process before runs its
+// whole native side there, so its crash is an outcome. A request that took a
+// worker down (crashed it, or hung) and comes again, word for word, gets the
+// same outcome without another worker: libFuzzer's mutations of a crashing
+// input often leave its recipe as it was, and each node start costs more
+// than a check. It is the same codec given the same value, so the outcome is
+// that request's; a crash that only process history causes does not stand
+// in the fresh processes that confirm every finding. A whole input checked
+// before gets its result again likewise (checked-before.js).
 
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
@@ -28,6 +29,8 @@ const { buildInput } = require('./recipes/build');
 const { builtinCodecs } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
+const { KnownCrash } = require('./crash-judge');
+const { loadCodec } = require('./codecs');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
@@ -42,7 +45,8 @@ function sameBinary(nodePath) {
 const kLostRequests = 4096;
 
 class SyncSession {
-  // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung.
+  // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung, the known crash
+  // was judged without one, or a worker disagreed with such a judgment (crash-judge.js).
   // inProcess: false runs every side in a worker. useScreen: false lets every input run in-process
   // (IPCFUZZ_SCREEN=off, to test what an input the screen misses does).
   constructor({ sides, timeoutMs, onLoss = () => {}, inProcess = true,
@@ -54,6 +58,7 @@ class SyncSession {
     this.workers = new Map();
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
+    this.knownCrash = new KnownCrash(buildInput);
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -83,6 +88,16 @@ class SyncSession {
     if (this.local[sideName] && !(away && mayCrash(codec))) return this.ops[request.op](withCodec);
     const key = createHash('sha1').update(JSON.stringify(withCodec)).digest('base64');
     if (this.lost.has(key)) return { ...this.lost.get(key) };
+    const inWorker = () => this.#inWorker(node, withCodec, key);
+    if (!(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
+    const { judged, disagreed } = this.knownCrash;
+    const outcome = this.knownCrash.serialize(withCodec, loadCodec(codec), inWorker);
+    if (this.knownCrash.judged > judged) this.onLoss('judged');
+    if (this.knownCrash.disagreed && !disagreed) this.onLoss('misjudged');
+    return outcome;
+  }
+
+  #inWorker(node, withCodec, key) {
     const outcome = this.worker(node).request(withCodec);
     if (outcome.kind === 'crash' || outcome.kind === 'hang') {
       this.onLoss(outcome.kind);

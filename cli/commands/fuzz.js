@@ -55,6 +55,12 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
   };
 }
 
+// A target's codec crashes: in its worker, and those of the known crash
+// judged without one (harness/crash-judge.js).
+function codecCrashes({ crash = 0, judged = 0 }) {
+  return judged ? `${crash + judged} (${judged} judged)` : `${crash}`;
+}
+
 async function jazzer({ flags, options, session, known, store, seconds, parallel, progress, signal }) {
   const { runJazzer } = require('../../fuzzers/jazzer/engine');
   const { statuses } = await runJazzer({
@@ -69,8 +75,9 @@ async function jazzer({ flags, options, session, known, store, seconds, parallel
     // target process itself restarts only when it ends early.
     lines: statuses.flatMap((s) => [`${s.label.padEnd(7)} ${s.stats.number_of_executed_units ?? s.totalExecs} execs, ` +
       `${s.stats.average_exec_per_sec ?? s.execsPerSecond} execs/s, cov ${s.cov}, ft ${s.ft}, corpus ${s.corpus}, ` +
-      `codec crashes ${s.worker.crash ?? 0}, hangs ${s.worker.hang ?? 0}, target restarts ${s.restarts}` +
-      (s.unsaved.length ? `, ends with no input saved ${s.unsaved.length} (${s.unsaved.join(', ')})` : ''),
+      `codec crashes ${codecCrashes(s.worker)}, hangs ${s.worker.hang ?? 0}, target restarts ${s.restarts}` +
+      (s.unsaved.length ? `, ends with no input saved ${s.unsaved.length} (${s.unsaved.join(', ')})` : '') +
+      (s.worker.misjudged ? ', crash judge turned off (a worker disagreed with it)' : ''),
     ...(s.gaveUp ? [`${s.label.padEnd(7)} stopped early: ${s.gaveUp}`] : [])]),
     findings: statuses.flatMap((s) => [...s.findings.values()]),
     seenAgain: statuses.flatMap((s) => [...s.seenAgain]),

@@ -128,7 +128,8 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, 
 }
 
 // What a target announced besides findings: a difference saved by an earlier
-// run, one that did not stand in fresh processes, a crash or hang of its worker.
+// run, one that did not stand in fresh processes, a crash or hang of its
+// worker, a known crash judged without one.
 function count(status, what, detail) {
   if (what === 'seen-again') status.seenAgain.add(detail);
   else if (what === 'history') status.historyDependent.add(detail);

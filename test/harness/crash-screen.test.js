@@ -4,7 +4,7 @@ const { screen } = require('../../harness/crash-screen');
 const { SyncWorker } = require('../../harness/sync-worker');
 const { node26 } = require('../fixtures/helpers');
 
-const port = (props) => ({ recipe: { k: 'port', props } });
+const port = (props, extra) => ({ recipe: { k: 'port', props, ...extra } });
 const num = { k: 'number', v: 1 };
 
 describe('crash screen', function () {
@@ -26,7 +26,10 @@ describe('crash screen', function () {
     for (const key of ['4294967295', '01', '-0', '1e3', 'a']) {
       assert.equal(screen(port([[key, num]])), null, key);
     }
-    // Steps that put the key on a prototype, or take it away, give the host object no own index key.
+    // Steps that put the key on a prototype, or take it away, or define it as not enumerable, give the host
+    // object no index key that the codec copies; nor has a WebAssembly.Module keys that it copies.
+    assert.equal(screen(port([], { tamper: [{ op: 'define', key: '0', value: num, enumerable: false }] })), null);
+    assert.equal(screen({ recipe: { k: 'host', type: 'wasm-module', props: [['0', num]] } }), null);
     for (const op of ['inherited-setter', 'proto', 'delete']) {
       assert.equal(screen({ recipe: { k: 'port', props: [], tamper: [{ op, key: '0', of: 'Object', value: num }] } }),
         null, op);
@@ -47,11 +50,13 @@ describe('crash screen', function () {
     try {
       const cases = [port([['2147483647', num]]), { recipe: { k: 'host', type: 'secret-key', props: [['1', num]] } },
         { recipe: { k: 'host', type: 'x509', props: [], tamper: [{ op: 'inherited-setter', key: '0' }] } },
-        { recipe: { k: 'port', props: [], tamper: [{ op: 'proto', of: 'Object', key: '0', value: num }] } }];
+        { recipe: { k: 'port', props: [], tamper: [{ op: 'proto', of: 'Object', key: '0', value: num }] } },
+        port([], { tamper: [{ op: 'define', key: '0', get: { returns: num }, enumerable: false }] }),
+        { recipe: { k: 'host', type: 'wasm-module', props: [['0', num]] } }];
       const serialize = (input) => worker.request({ op: 'serialize', codec: 'native', input });
       const crashed = cases.map((input) => serialize(input).kind === 'crash');
       assert.deepEqual(crashed, cases.map((input) => screen(input) !== null));
-      assert.deepEqual(crashed, [true, true, false, false]);
+      assert.deepEqual(crashed, [true, true, false, false, false, false]);
     } finally {
       worker.close();
     }

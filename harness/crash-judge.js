@@ -1,0 +1,153 @@
+'use strict';
+// The known native crash (crash-screen.js), judged rather than run again.
+// ipc_serdes, copying a host object's own enumerable keys, reads the value of
+// the first and dies when that key is a Smi index key: GetOwnPropertyNames
+// lists index keys first, in ascending order. A codec that reaches such a
+// host object, whose first key holds a value (a getter would run user code
+// first), crashes there.
+// Whether the codec under test reaches one is found in this process, without
+// the crash:
+//  1. V8's serializer walks the value with a host-object hook that notes
+//     the host objects with index keys, in the order they are met, up to
+//     the first that would crash (probeHosts). User code met on the way (a
+//     getter, a setter, a proxy trap: whatever `effects` records) ends the
+//     judgment, since what it does may depend on the order of the walk.
+//  2. Those host objects lose their index keys and get a marker key, read
+//     first by a getter that ends the call; the codec under test then
+//     serializes the value. It reached the crash when the first marker it
+//     reads is that of the host object that would crash: it walked the same
+//     values as it would have on the input itself, in the same state (no
+//     user code ran before, as `effects` shows), up to that host object,
+//     where it would have read the value of its first key and died.
+// Anything else (no marker read, the marker of another host object, user
+// code before it, an error of the walk) is no judgment: the
+// input runs in a worker, as before. KnownCrash (below) applies judgments
+// only once a worker has shown that crash for an input judged so, and has a
+// worker check every kAuditEvery-th: a judgment that ever disagrees with a
+// worker is not made again in that run.
+
+const v8 = require('node:v8');
+const { types: { isProxy, isArrayBufferView } } = require('node:util');
+const { changesSharedState } = require('./recipes/steps');
+
+const kIndex = /^(0|[1-9]\d{0,9})$/;
+const kMaxIndex = 2 ** 32 - 2;
+const kMaxSmi = 2 ** 31 - 1;
+const kMarker = '\u0000ipcfuzz-reached';
+const kAuditEvery = 32;
+
+class Stop extends Error {}
+
+const indexKeys = (object) => Object.keys(object).filter((key) => kIndex.test(key) && Number(key) <= kMaxIndex);
+
+// Walks a value as V8's serializer does, up to the first host object whose
+// first own enumerable key (an index key, if it has any) is a Smi index key
+// holding a value, noting it and each host object with index keys before it;
+// views are host objects it does not enter.
+class HostProbe extends v8.Serializer {
+  constructor() {
+    super();
+    this._setTreatArrayBufferViewsAsHostObjects(true);
+    this.hosts = [];
+  }
+
+  _writeHostObject(object) {
+    this.writeUint32(0);
+    if (isArrayBufferView(object)) return;
+    if (isProxy(object)) throw new Error('a proxy');
+    // Index keys come first, in ascending order: the first is the one the codec reads and then dies on.
+    const [first] = indexKeys(object);
+    if (first === undefined) return this.writeValue({ ...object });
+    this.hosts.push({ object });
+    if (Number(first) > kMaxSmi) return this.writeValue({ ...object });
+    // Read with a getter, it runs user code before the crash, which might not come.
+    if (!Object.hasOwn(Reflect.getOwnPropertyDescriptor(object, first), 'value')) throw new Error('a getter first');
+    throw new Stop();
+  }
+}
+
+// The host objects with index keys that serializing `value` meets, up to the
+// first with a Smi index key, which is last; null when the walk finds none,
+// fails, or runs user code.
+function probeHosts(value, effects) {
+  const probe = new HostProbe();
+  probe.writeHeader();
+  try {
+    probe.writeValue(value);
+    return null;
+  } catch (err) {
+    return err instanceof Stop && !effects.length ? probe.hosts : null;
+  }
+}
+
+// Gives a host object a marker key, read by `get`, in place of its index keys
+// and before its other keys, so that a codec copying its keys reads the
+// marker first; false when its keys cannot be changed so.
+function mark(object, get) {
+  if (!Object.isExtensible(object)) return false;
+  const rest = Reflect.ownKeys(object).filter((key) => typeof key !== 'string' || !kIndex.test(key))
+    .map((key) => [key, Reflect.getOwnPropertyDescriptor(object, key)]);
+  for (const key of Reflect.ownKeys(object)) if (!Reflect.deleteProperty(object, key)) return false;
+  Object.defineProperty(object, kMarker, { enumerable: true, configurable: true, get });
+  for (const [key, descriptor] of rest) Object.defineProperty(object, key, descriptor);
+  return true;
+}
+
+// Whether `codec` serializing the value of `input` reaches the known crash
+// (see above); build(input, effects) makes the value, as ops.js does.
+function reachesKnownCrash(input, codec, build) {
+  if (input.recipe === undefined || changesSharedState(input.recipe)) return false;
+  const effects = [];
+  let value;
+  try {
+    ({ value } = build(input, effects));
+  } catch {
+    return false;
+  }
+  const hosts = probeHosts(value, effects);
+  if (!hosts) return false;
+  let reached = null;
+  for (const { object } of hosts) {
+    const marked = mark(object, () => {
+      reached ??= { object, effects: effects.length };
+      throw new Stop();
+    });
+    if (!marked) return false;
+  }
+  try {
+    codec.serialize(value);
+  } catch {
+    // The marker's Stop, or an error of the codec: `reached` tells which came first.
+  }
+  return reached !== null && reached.effects === 0 && reached.object === hosts.at(-1).object;
+}
+
+// The outcomes of the known crash, judged for inputs a worker would run.
+class KnownCrash {
+  // build(input, effects): makes a value, as ops.js does.
+  constructor(build) {
+    this.build = build;
+    this.crash = null;     // the outcome a worker gave an input judged to reach the crash
+    this.disagreed = false;
+    this.judged = 0;       // outcomes given without a worker
+    this.runs = 0;         // inputs judged to reach it
+  }
+
+  // The outcome of a serialize request of a screened input for `codec` (a
+  // codec object of this process), judged when sure, else run(): its outcome in a worker.
+  serialize(request, codec, run) {
+    if (this.disagreed || !reachesKnownCrash(request.input, codec, this.build)) return run();
+    if (this.crash && ++this.runs % kAuditEvery !== 0) {
+      this.judged++;
+      return { ...this.crash };
+    }
+    const outcome = run();
+    const same = outcome.kind === 'crash' && (!this.crash ||
+      (outcome.signal === this.crash.signal && outcome.code === this.crash.code));
+    if (!same) this.disagreed = true;
+    else this.crash ??= { ...outcome };
+    return outcome;
+  }
+}
+
+module.exports = { KnownCrash, reachesKnownCrash };

@@ -1,0 +1,98 @@
+'use strict';
+// The crash judge (harness/crash-judge.js) says an input reaches the known
+// native crash only where a worker does crash on it, and the session applies
+// its judgments only while workers agree.
+const assert = require('node:assert/strict');
+const { fixtureLines } = require('../fixtures/helpers');
+const { KnownCrash } = require('../../harness/crash-judge');
+const { buildInput } = require('../../harness/recipes/build');
+
+const num = { k: 'number', v: 1 };
+const port = (props, tamper) => ({ k: 'port', props, ...(tamper && { tamper }) });
+const getter = (key, then) => ({ op: 'define', key, get: { returns: num, ...(then && { then }) } });
+
+const withGetter = { k: 'object', props: [], tamper: [getter('g')] };
+
+// name -> [recipe, judged]
+const cases = {
+  'a port with an index key': [port([['x', num], ['0', num]]), true],
+  'a certificate inside an object':
+    [{ k: 'object', props: [['a', num], ['h', { k: 'host', type: 'x509', props: [['3', num]] }]] }, true],
+  'an index key read by a getter': [port([], [getter('5')]), false],
+  'an index key whose getter throws': [port([], [{ op: 'define', key: '0', get: { throws: 'no' } }]), false],
+  'a getter of the port itself': [port([['0', num]], [getter('x')]), true],
+  'a getter met after the port': [{ k: 'array', items: [port([['0', num]]), withGetter] }, true],
+  'a getter met before the port': [{ k: 'array', items: [withGetter, port([['0', num]])] }, false],
+  'a getter before the port that takes its key away': [{ k: 'object', props: [['a', num], ['h', port([['0', num]])]],
+    tamper: [getter('a', [{ op: 'delete', on: 'h', key: '0' }])] }, false],
+  'an index key beyond the Smis': [port([['2147483648', num]]), false],
+  'such a port before one with a Smi key':
+    [{ k: 'array', items: [port([['2147483648', num]]), port([['0', num]])] }, false],
+  'a function the codec rejects first': [{ k: 'array', items: [{ k: 'function' }, port([['0', num]])] }, false],
+  'a frozen port': [port([['0', num]], [{ op: 'freeze' }]), false],
+  'a setter on Object.prototype': [port([['0', num]], [{ op: 'inherited-setter', key: 'x' }]), false],
+  'no host object': [{ k: 'object', props: [['0', num]] }, false],
+};
+
+describe('crash judge', function () {
+  this.timeout(60_000);
+
+  it('judges an input to reach the native crash only where a worker crashes on it', function () {
+    const lines = fixtureLines('crash-judge.js', Object.values(cases).map(([recipe]) => recipe));
+    const seen = Object.fromEntries(Object.keys(cases).map((name, i) => [name, lines[i]]));
+    for (const [name, [, judged]] of Object.entries(cases)) {
+      assert.equal(seen[name].judged, judged, name);
+      if (judged) assert.deepEqual([seen[name].kind, seen[name].signal], ['crash', 'SIGSEGV'], name);
+    }
+    // User code met first may change what follows: these getters take the crash away.
+    assert.equal(seen['a getter before the port that takes its key away'].kind, 'ok');
+    assert.equal(seen['an index key whose getter throws'].kind, 'reject');
+    assert.equal(seen['a getter met before the port'].kind, 'crash');
+  });
+
+  describe('KnownCrash', function () {
+    // A codec that copies a host object's keys as ipc_serdes does, reading the marker first.
+    const codec = { serialize: (value) => ({ ...value }) };
+    const input = { recipe: port([['0', num]]) };
+    const crash = { kind: 'crash', signal: 'SIGSEGV', code: null, stderr: '' };
+
+    it('judges once a worker has crashed on an input judged so, and has a worker check every 32nd', function () {
+      const known = new KnownCrash(buildInput);
+      let runs = 0;
+      const run = () => {
+        runs++;
+        return { ...crash };
+      };
+      const outcomes = Array.from({ length: 65 }, () => known.serialize({ input }, codec, run));
+      for (const outcome of outcomes) assert.deepEqual(outcome, crash);
+      assert.equal(runs, 3);  // the first, the 32nd and the 64th judged after it
+      assert.equal(known.judged, 62);
+    });
+
+    it('stops judging once a worker disagrees', function () {
+      const known = new KnownCrash(buildInput);
+      const first = known.serialize({ input }, codec, () => ({ kind: 'ok', bytes: '00' }));
+      assert.equal(first.kind, 'ok');
+      let runs = 0;
+      known.serialize({ input }, codec, () => {
+        runs++;
+        return { ...crash };
+      });
+      assert.equal(runs, 1);
+      assert.equal(known.judged, 0);
+    });
+
+    it('leaves to the worker what it cannot judge', function () {
+      const known = new KnownCrash(buildInput);
+      let runs = 0;
+      for (let i = 0; i < 3; i++) {
+        known.serialize({ input: { recipe: port([['x', num]]) } }, codec, () => {
+          runs++;
+          return { kind: 'ok', bytes: '00' };
+        });
+      }
+      assert.equal(runs, 3);
+      assert.equal(known.disagreed, false);
+    });
+  });
+});
