@@ -225,11 +225,12 @@ function compareOutcomes(op, where, oa, ob) {
     const la = errorLabel(oa.error);
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
-  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes &&
-      numbersAsWritten(frameOf(oa)) !== numbersAsWritten(frameOf(ob))) {
-    const offset = firstByteDifference(frameOf(oa), frameOf(ob));
-    const field = differingField(frameOf(oa), frameOf(ob), offset);
-    out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
+  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
+    const byteDifference = bytesDifference(frameOf(oa), frameOf(ob));
+    if (byteDifference) {
+      const { offset, field } = byteDifference;
+      out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
+    }
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
     if (d) {
@@ -247,6 +248,19 @@ function compareOutcomes(op, where, oa, ob) {
   }
   return out;
 }
+
+// Where two frames that are not the same part: { offset, field }, or null
+// when they differ only in how numbers are written (numbersAsWritten). Where
+// either frame holds anything but a number at the first differing byte, the
+// two differ beyond that, and neither whole frame needs reading again.
+function bytesDifference(fa, fb) {
+  const offset = firstByteDifference(fa, fb);
+  const around = [fa, fb].map((frame) => fieldsAround(frame, offset));
+  if (around.every(({ at }) => numberFields.has(at)) && numbersAsWritten(fa) === numbersAsWritten(fb)) return null;
+  return { offset, field: differingField(around) };
+}
+
+const numberFields = new Set(['tag.int32', 'int32.value', 'tag.double', 'double.value']);
 
 // A frame with every int32 and double written as its numeric value. V8 writes
 // an integral number as int32 or as double depending on the field
@@ -272,11 +286,11 @@ function zigzag(varint) {
   return n % 2 ? -(n + 1) / 2 : n / 2;
 }
 
-// The wire field where two frames part. A host-object field at the offset,
+// The wire field where two frames part, given the fields around that offset
+// in each (fieldsAround). A host-object field at the offset,
 // or right before it in either frame, names the cause best (a view that wrote
 // more or fewer bytes shifts everything after it).
-function differingField(fa, fb, offset) {
-  const fields = [fa, fb].map((frame) => fieldsAround(frame, offset));
+function differingField(fields) {
   for (const { at } of fields) if (at.startsWith('host.')) return at;
   for (const { before } of fields) if (before?.startsWith('host.')) return before;
   return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
