@@ -25,13 +25,14 @@ class Reader {
     this.pos = start;
     this.end = end;
     this.until = Infinity;  // reading stops once a field past this offset is marked
+    this.keepFrom = -Infinity;  // segments ending before this offset are not kept
     this.segments = describe ? [] : null;
     this.labels = describe === true;
     this.values = [];  // extent of every complete value: { start, end, tag }
   }
 
   mark(start, label, field) {
-    this.segments?.push({ start, end: this.pos, label, field: field ?? label });
+    if (this.pos >= this.keepFrom) this.segments?.push({ start, end: this.pos, label, field: field ?? label });
     if (this.pos > this.until) throw new Stop(`read up to offset ${this.until}`, this.pos);
   }
 
@@ -233,8 +234,9 @@ function readError(r, depth) {
 // Annotates one frame at `start`: returns { segments, values, end, stop? };
 // with describe: false, segments is null (what counting values needs, cheaper);
 // with describe: 'fields', segments name their fields, most without labels;
-// with `until`, the segments end with the first that goes past that offset.
-function annotateFrame(bytes, start = 0, { describe = true, until } = {}) {
+// with `until`, the segments end with the first that goes past that offset;
+// with `keepFrom`, those that end before it are left out.
+function annotateFrame(bytes, start = 0, { describe = true, until, keepFrom = -Infinity } = {}) {
   const r = new Reader(bytes, start, bytes.length, describe);
   if (bytes.length - start < 4) {
     r.pos = bytes.length;
@@ -248,6 +250,7 @@ function annotateFrame(bytes, start = 0, { describe = true, until } = {}) {
   r.end = Math.min(end, bytes.length);
   try {
     r.until = until ?? Infinity;
+    r.keepFrom = keepFrom;
     readHeader(r);
     readValue(r, 0);
     if (r.pos < r.end) {
@@ -259,6 +262,7 @@ function annotateFrame(bytes, start = 0, { describe = true, until } = {}) {
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
     r.until = Infinity;
+    r.keepFrom = -Infinity;
     if (r.pos < r.end) {
       const at = r.pos;
       r.pos = r.end;
@@ -315,9 +319,10 @@ function annotateStream(bytes) {
 // The fields around a byte offset, for signatures of byte differences: the
 // one covering it (`at`) and one ending right before it (`before`). Fields
 // are marked in the order of their bytes: none after the one covering the
-// offset is read (a large frame may differ near its start).
+// offset is read (a large frame may differ near its start), and only the
+// fields that end near it are kept.
 function fieldsAround(bytes, offset) {
-  const { segments } = annotateFrame(bytes, 0, { describe: 'fields', until: offset });
+  const { segments } = annotateFrame(bytes, 0, { describe: 'fields', until: offset, keepFrom: offset - 1 });
   const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
   const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
   return { at, before };
