@@ -67,7 +67,7 @@ class HostProbe extends v8.Serializer {
 }
 
 // The host objects with index keys that serializing `value` meets, up to the
-// first with a Smi index key, which is last; null when the walk finds none,
+// first that would crash, which is last; null when the walk finds none,
 // fails, or runs user code.
 function probeHosts(value, effects) {
   const probe = new HostProbe();
@@ -98,12 +98,22 @@ function mark(object, get) {
 function reachesKnownCrash(input, codec, build) {
   if (input.recipe === undefined || changesSharedState(input.recipe)) return false;
   const effects = [];
-  let value;
+  let built;
   try {
-    ({ value } = build(input, effects));
+    built = build(input, effects);
   } catch {
     return false;
   }
+  try {
+    return reaches(built.value, effects, codec);
+  } finally {
+    try {
+      built.teardown();  // closes the value's ports
+    } catch { /* a step took a port's close away: nothing to close */ }
+  }
+}
+
+function reaches(value, effects, codec) {
   const hosts = probeHosts(value, effects);
   if (!hosts) return false;
   let reached = null;
