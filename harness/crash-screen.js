@@ -10,8 +10,8 @@
 const { recipeNodes } = require('./recipes/nodes');
 
 // GetOwnPropertyNames gives an index key as a Number. Up to 2 ** 31 - 1 it
-// is a Smi, and 26.10.0 crashes at once; a larger one is a HeapNumber, read
-// as if it were a string: the key is dropped, and processes that ran such
+// is a Smi, and 26.10.0 crashes at once; a larger one is a HeapNumber, cast
+// to a string: the key is dropped, and processes that ran such
 // inputs in a fuzzing run died later on inputs that never crash alone.
 const kMaxIndex = 2 ** 32 - 2;
 const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
@@ -25,8 +25,8 @@ const addsOwnKey = (step) => step?.op === 'set' || (step?.op === 'define' && ste
 const isHost = (node) => node.k === 'port' || (node.k === 'host' && node.type !== 'wasm-module') ||
   (node.k === 'nest' && node.in === 'host');
 
-// The keys a host object gets from its own recipe: its props, and the keys of
-// its tampering steps and of the steps its getters run.
+// The keys a host object gets from its own recipe: its props, and those that
+// its tampering steps and the steps its getters run add to it.
 function* ownKeys(node) {
   for (const [key] of node.props ?? []) yield key;
   for (const step of node.tamper ?? []) {

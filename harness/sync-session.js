@@ -26,11 +26,10 @@ const { runSync } = require('./checks');
 const { confirmSync } = require('./confirm');
 const { createOps } = require('./ops');
 const { buildInput } = require('./recipes/build');
-const { builtinCodecs } = require('./codecs');
+const { builtinCodecs, loadCodec } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
 const { KnownCrash } = require('./crash-judge');
-const { loadCodec } = require('./codecs');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
