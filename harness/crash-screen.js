@@ -11,8 +11,8 @@ const { recipeNodes } = require('./recipes/nodes');
 
 // GetOwnPropertyNames gives an index key as a Number. Up to 2 ** 31 - 1 it
 // is a Smi, and 26.10.0 crashes at once; a larger one is a HeapNumber, cast
-// to a string: the key is dropped, and processes that ran such
-// inputs in a fuzzing run died later on inputs that never crash alone.
+// to a string: the key is dropped, and processes that ran such inputs in a
+// fuzzing run died later on inputs that never crash alone.
 const kMaxIndex = 2 ** 32 - 2;
 const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
 // The steps that may give their object an own enumerable key (`proto` and
