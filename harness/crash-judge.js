@@ -29,16 +29,13 @@
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
 const { changesSharedState } = require('./recipes/steps');
+const { isIndex } = require('./crash-screen');
 
-const kIndex = /^(0|[1-9]\d{0,9})$/;
-const kMaxIndex = 2 ** 32 - 2;
 const kMaxSmi = 2 ** 31 - 1;
 const kMarker = '\u0000ipcfuzz-reached';
 const kAuditEvery = 32;
 
 class Stop extends Error {}
-
-const indexKeys = (object) => Object.keys(object).filter((key) => kIndex.test(key) && Number(key) <= kMaxIndex);
 
 // Walks a value as V8's serializer does, up to the first host object whose
 // first own enumerable key (an index key, if it has any) is a Smi index key
@@ -56,7 +53,7 @@ class HostProbe extends v8.Serializer {
     if (isArrayBufferView(object)) return;
     if (isProxy(object)) throw new Error('a proxy');
     // Index keys come first, in ascending order: the first is the one the codec reads and then dies on.
-    const [first] = indexKeys(object);
+    const first = Object.keys(object).find(isIndex);
     if (first === undefined) return this.writeValue({ ...object });
     this.hosts.push({ object });
     if (Number(first) > kMaxSmi) return this.writeValue({ ...object });
@@ -85,7 +82,7 @@ function probeHosts(value, effects) {
 // marker first; false when its keys cannot be changed so.
 function mark(object, get) {
   if (!Object.isExtensible(object)) return false;
-  const rest = Reflect.ownKeys(object).filter((key) => typeof key !== 'string' || !kIndex.test(key))
+  const rest = Reflect.ownKeys(object).filter((key) => !isIndex(key))
     .map((key) => [key, Reflect.getOwnPropertyDescriptor(object, key)]);
   for (const key of Reflect.ownKeys(object)) if (!Reflect.deleteProperty(object, key)) return false;
   Object.defineProperty(object, kMarker, { enumerable: true, configurable: true, get });
@@ -134,9 +131,11 @@ function reaches(value, effects, codec) {
 
 // The outcomes of the known crash, judged for inputs a worker would run.
 class KnownCrash {
-  // build(input, effects): makes a value, as ops.js does.
-  constructor(build) {
+  // build(input, effects): makes a value, as ops.js does; tell(event): 'judged'
+  // for an outcome given without a worker, 'misjudged' when a worker disagreed.
+  constructor(build, tell = () => {}) {
     this.build = build;
+    this.tell = tell;
     this.crash = null;     // the outcome a worker gave an input judged to reach the crash
     this.disagreed = false;
     this.judged = 0;       // outcomes given without a worker
@@ -149,13 +148,18 @@ class KnownCrash {
     if (this.disagreed || !reachesKnownCrash(request.input, codec, this.build)) return run();
     if (this.crash && ++this.runs % kAuditEvery !== 0) {
       this.judged++;
+      this.tell('judged');
       return { ...this.crash };
     }
     const outcome = run();
     const same = outcome.kind === 'crash' && (!this.crash ||
       (outcome.signal === this.crash.signal && outcome.code === this.crash.code));
-    if (!same) this.disagreed = true;
-    else this.crash ??= { ...outcome };
+    if (same) {
+      this.crash ??= { ...outcome };
+    } else {
+      this.disagreed = true;
+      this.tell('misjudged');
+    }
     return outcome;
   }
 }

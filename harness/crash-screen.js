@@ -77,4 +77,4 @@ function screen(input) {
   return shape;
 }
 
-module.exports = { screen, shapes, mayCrash };
+module.exports = { screen, shapes, mayCrash, isIndex };

@@ -57,7 +57,7 @@ class SyncSession {
     this.workers = new Map();
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
-    this.knownCrash = new KnownCrash(buildInput);
+    this.knownCrash = new KnownCrash(buildInput, onLoss);
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -89,11 +89,7 @@ class SyncSession {
     if (this.lost.has(key)) return { ...this.lost.get(key) };
     const inWorker = () => this.#inWorker(node, withCodec, key);
     if (!(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
-    const { judged, disagreed } = this.knownCrash;
-    const outcome = this.knownCrash.serialize(withCodec, loadCodec(codec), inWorker);
-    if (this.knownCrash.judged > judged) this.onLoss('judged');
-    if (this.knownCrash.disagreed && !disagreed) this.onLoss('misjudged');
-    return outcome;
+    return this.knownCrash.serialize(withCodec, loadCodec(codec), inWorker);
   }
 
   #inWorker(node, withCodec, key) {
