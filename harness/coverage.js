@@ -159,10 +159,11 @@ function countValue(result) {
   if (dir && Date.now() - flushedAt > 2000) flush(dir);
 }
 
+// Into the folder collectInto() made: one a run has removed as it ended stays
+// removed, when a worker that outlived the run writes its counts on exit.
 function flush(dir) {
   flushedAt = Date.now();
   try {
-    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
   } catch {
     // Coverage is a view of the run, never a reason to stop it.

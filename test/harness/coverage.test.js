@@ -4,6 +4,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const coverage = require('../../harness/coverage');
 
 const line = (text, group) => text.split('\n').find((l) => l.startsWith(`  ${group}:`));
@@ -53,6 +54,20 @@ describe('coverage view', function () {
       assert.equal(count(coverage.renderCoverage(total), 'depth', 'nest 1000'), (own.get('depth\tnest 1000') ?? 0) + 1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no folder behind for a process that ends after its run removed it', function () {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-coverage-')), 'coverage');
+    const counting = `const c = require(${JSON.stringify(require.resolve('../../harness/coverage'))});
+      c.countValue({ input: { recipe: { k: 'null' } }, outcomes: { serialize: {} } });
+      require('node:fs').rmSync(process.env.IPCFUZZ_COVERAGE_DIR, { recursive: true });`;
+    try {
+      fs.mkdirSync(dir);
+      execFileSync(process.execPath, ['-e', counting], { env: { ...process.env, IPCFUZZ_COVERAGE_DIR: dir } });
+      assert.equal(fs.existsSync(dir), false);
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
     }
   });
 });
