@@ -22,12 +22,17 @@ function describeError(err) {
   return { name, code, message: String(err.message ?? '').slice(0, 1000) };
 }
 
+// The outcome of a call that threw: a rejection, unless the harness itself is at fault.
+function rejection(err) {
+  if (err instanceof EnvironmentError || err instanceof UsageError) throw err;
+  return { kind: 'reject', error: describeError(err) };
+}
+
 function attempt(fn) {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof EnvironmentError || err instanceof UsageError) throw err;
-    return { kind: 'reject', error: describeError(err) };
+    return rejection(err);
   }
 }
 
@@ -245,22 +250,31 @@ function roundtrip(codec, payload) {
 
 // Feeds `data` to one framer in reads of the given sizes (the rest as a last
 // read) and records, per read, the messages delivered before any error, the
-// error, and the framer's buffering state afterwards.
+// error, and the framer's buffering state afterwards. No closure per read: a
+// stream cut byte by byte has a hundred reads and more.
 function stream(codec, data, chunks, plain = false) {
-  const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
-  if (created.kind !== 'ok') return created;
-  const { framer } = created;
+  let framer;
+  try {
+    framer = codec.createFramer();
+  } catch (err) {
+    return rejection(err);
+  }
   const reads = [];
   for (const chunk of cut(data, chunks)) {
     const read = { delivered: [] };
-    const failure = attempt(() => {
+    try {
       for (const message of framer.push(chunk)) {
         read.delivered.push(canonicalize(message, { frame: chunk.buffer, plain }));
       }
-    });
-    if (failure) read.error = failure.error;
-    const state = attempt(() => ({ kind: 'ok', buffering: Boolean(framer.buffering()) }));
-    read.buffering = state.kind === 'ok' ? state.buffering : 'error';
+    } catch (err) {
+      read.error = rejection(err).error;
+    }
+    try {
+      read.buffering = Boolean(framer.buffering());
+    } catch (err) {
+      rejection(err);  // throws when the harness is at fault
+      read.buffering = 'error';
+    }
     reads.push(read);
   }
   return { kind: 'ok', reads };
@@ -276,14 +290,16 @@ function readOf(data, start, end) {
   return chunk;
 }
 
-function* cut(data, sizes = []) {
+function cut(data, sizes = []) {
+  const reads = [];
   let at = 0;
   for (const size of sizes) {
-    if (at >= data.length) return;
-    yield readOf(data, at, at + size);
+    if (at >= data.length) return reads;
+    reads.push(readOf(data, at, at + size));
     at += size;
   }
-  if (at < data.length || data.length === 0) yield readOf(data, at, data.length);
+  if (at < data.length || data.length === 0) reads.push(readOf(data, at, data.length));
+  return reads;
 }
 
 module.exports = {
