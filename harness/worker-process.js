@@ -228,8 +228,8 @@ class WorkerProcess {
       head.built = true;
       return;
     }
-    if (parts !== undefined) {
-      for (const part of parts) head.onPart?.(part);
+    for (const part of parts ?? []) head.onPart?.(part);
+    if (outcome === undefined && fault === undefined) {
       this.#armTimer();
       this.#keepSpare();
       return;

@@ -51,7 +51,9 @@ const kPartsMs = 2;
 // checking, so that the parent knows how far a batch got if a codec takes
 // this process down (it checks the inputs of a bundle not sent again): null
 // when the check had nothing to check, 0 when it found no difference, else
-// its differences, or with `full` the whole result.
+// its differences, or with `full` the whole result. The last bundle goes with
+// the answer ({ outcome, parts }): a write to the parent costs more than a
+// frame check.
 function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
@@ -78,8 +80,7 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
       sent = performance.now();
     }
   }
-  if (parts.length) reply({ id, parts });
-  return { kind: 'ok', checked: inputs.length };
+  return { outcome: { kind: 'ok', checked: inputs.length }, parts };
 }
 
 // Recipes of `many` requests by the number the parent gave each (see worker-process.js).
@@ -103,7 +104,8 @@ function many({ id, requests, recipes: added = [] }) {
 
 function handle(request) {
   try {
-    const run = request.op === 'many' ? many : request.op === 'checks' ? checks : ops[request.op];
+    if (request.op === 'checks') return { id: request.id, ...checks(request) };
+    const run = request.op === 'many' ? many : ops[request.op];
     return { id: request.id, outcome: run(request) };
   } catch (err) {
     const kind = err instanceof UsageError ? 'usage' : 'environment';
