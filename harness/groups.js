@@ -5,7 +5,7 @@
 // killed when its leader exits (what is left is orphaned workers, possibly
 // stuck in a codec), and every group when this process exits or is told to stop.
 
-const groups = new Set();
+const groups = new Map();  // leader's pid -> what to remove once the group is gone
 const kStopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function killGroup(pid, signal = 'SIGKILL') {
@@ -15,7 +15,10 @@ function killGroup(pid, signal = 'SIGKILL') {
 }
 
 function killAll() {
-  for (const pid of groups) killGroup(pid);
+  for (const [pid, cleanup] of groups) {
+    killGroup(pid);
+    cleanup();
+  }
 }
 
 function onStopSignal(signal) {
@@ -25,15 +28,19 @@ function onStopSignal(signal) {
   process.kill(process.pid, signal);
 }
 
-// child: spawned with { detached: true }.
-function trackGroup(child) {
+// child: spawned with { detached: true }. cleanup(): removes what its group
+// leaves behind (its temporary folder), once the group is killed: when its
+// leader exits, or when this process exits or is stopped first (a terminal's
+// Ctrl-C), which leaves no time to wait for the leader's exit.
+function trackGroup(child, cleanup = () => {}) {
   if (!groups.size) {
     process.on('exit', killAll);
     for (const s of kStopSignals) process.on(s, onStopSignal);
   }
-  groups.add(child.pid);
+  groups.set(child.pid, cleanup);
   child.once('exit', () => {
     killGroup(child.pid);
+    cleanup();
     groups.delete(child.pid);
     if (!groups.size) {
       process.removeListener('exit', killAll);

@@ -79,8 +79,7 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
   const child = spawn(node, ['--expose-internals', '--no-warnings', launcher,
     path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags],
   { env: { ...env, TMPDIR: tmp }, stdio, detached: true });
-  trackGroup(child);
-  child.once('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+  trackGroup(child, () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
   const overrun = setTimeout(() => {
     child.overran = true;
     killGroup(child.pid);

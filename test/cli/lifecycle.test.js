@@ -26,13 +26,15 @@ function survivors(marker) {
 }
 
 // Runs the CLI; resolves { code, signal, stdout, seconds, leftovers }.
-function ipcfuzz(args) {
+// env: added to the environment; started(child): told of the process.
+function ipcfuzz(args, { env = {}, started: onStart = () => {} } = {}) {
   const marker = `IPCFUZZ_TEST_RUN=${crypto.randomUUID()}`;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliMain, ...args], {
-      env: { ...process.env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onStart(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
@@ -48,7 +50,23 @@ function ipcfuzz(args) {
   });
 }
 
-const fuzz = (args) => ipcfuzz(['fuzz', ...args]);
+const fuzz = (args, options) => ipcfuzz(['fuzz', ...args], options);
+
+// Resolves once ready() holds, checked every 100 ms; rejects after ms.
+function until(ready, ms) {
+  const end = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      if (ready()) resolve();
+      else if (Date.now() > end) reject(new Error(`not ready after ${ms} ms`));
+      else setTimeout(poll, 100);
+    };
+    poll();
+  });
+}
+
+// A folder's entries; none once it is gone.
+const entries = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
 
 function assertOnTime(run, budget) {
   assert.equal(run.signal, null, run.output);
@@ -120,5 +138,23 @@ describe('fuzz run lifecycle', function () {
     assert.equal(run.code, 0, run.output);
     assert.match(run.stdout, /no new findings/);
     assert.match(run.stdout, /jazzer:\n {2}value/);
+  });
+
+  it('stopped by a Ctrl-C, leaves no process and no temporary folder behind', async function () {
+    this.timeout(90_000);
+    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
+    // A Jazzer.js target's folder holds its workers' FIFOs: the run is under way.
+    const underWay = () => entries(tmp).some((d) => d.startsWith('ipcfuzz-value-') &&
+      entries(path.join(tmp, d)).some((f) => f.startsWith('ipcfuzz-sync-')));
+    let stopped = null;
+    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
+      '--out', path.join(scratch, 'stopped'), '--work', path.join(scratch, 'stopped-work')], {
+      env: { TMPDIR: tmp },
+      started: (child) => { stopped = until(underWay, 30_000).then(() => child.kill('SIGINT')); },
+    });
+    await stopped;
+    assert.equal(run.signal, 'SIGINT', run.output);
+    assert.deepEqual(run.leftovers, [], 'processes left behind');
+    assert.deepEqual(entries(tmp), []);
   });
 });
