@@ -134,6 +134,9 @@ describe('bench', function () {
     assert.match(table, /\| value without screened inputs \| 6\.3k \| — \|/);
     assert.match(table, /\| jazzer \| frame \| 12k ✗ \(≥ 15k\) \| — \|/);
     assert.match(throughput.crashTaxMarkdown(rows), /\| fast-check \| 5\.0k \| 6\.3k \| 20% of the rate \|/);
+    const overlapping = throughput.summarizeThroughput([5000, 6000, 5800, 6200].map((rate, i) =>
+      run('fast-check', 'value', rate, i < 2 ? undefined : 'skip')));
+    assert.match(throughput.crashTaxMarkdown(overlapping), /\| 8% of the rate, within the runs' spread \|/);
   });
 
   it('flags a slowdown only beyond the spread of the runs', function () {
