@@ -32,7 +32,11 @@ const kSettleMs = 1000;
 const kBatchWorkers = Math.max(1, os.availableParallelism());
 // Workers for the inputs that change shared state: one in seven of
 // fast-check's value inputs, costing about a third of the checking time.
+// The other inputs of a batch that came with such inputs share the cores
+// left with them: on 2 cores, two workers for them beside the one apart cost
+// the value target 4 to 9% more CPU per input (interleaved runs).
 const kApartWorkers = Math.ceil(kBatchWorkers / 3);
+const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
@@ -136,9 +140,11 @@ class Batches {
       }
       if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
       else pooled(screened.map(perOp), this.width, isCancelled);
+      const sharing = apart.length > 0;
       for (const [indices, isApart] of [[batched, false], [apart, true]]) {
         if (!indices.length) continue;
-        this.#batch({ type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart }, indices)
+        this.#batch({ type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing },
+          indices)
           .catch((err) => { for (const i of indices) slots[i].reject(err); });
       }
     }
@@ -155,14 +161,14 @@ class Batches {
   // path, one by one, until one crashes or hangs there too: the input at
   // fault. Those after it go on in a new batch.
   async #batch(batch, indices) {
-    const { type, inputs, full, urgent, slots, perOp, cancelled, apart } = batch;
+    const { type, inputs, full, urgent, slots, perOp, cancelled, apart, sharing } = batch;
     const { sides } = this.session;
     let answered = 0;
     const sent = indices.map((i) => inputs[i]);
     const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
     const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
     const request = onRecipes(type) ? message : { ...message, inputs: sent };
-    await this.#request(this.#worker(apart), urgent, cancelled, request, {
+    await this.#request(this.#worker(apart, sharing), urgent, cancelled, request, {
       wire,
       onPart: (part) => {
         const i = indices[answered++];
@@ -247,13 +253,15 @@ class Batches {
     return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
   }
 
-  // The least busy worker of its kind (apart or not), a new one while there
-  // are fewer than kBatchWorkers (kApartWorkers).
-  #worker(apart) {
-    const own = this.workers.filter((w) => this.apart.has(w) === apart);
+  // The least busy worker of its kind (apart or not) among the first of them
+  // it may use, a new one while there are fewer: kApartWorkers, kBatchWorkers,
+  // or kSharingWorkers when the batch shares the cores with inputs apart.
+  #worker(apart, sharing) {
+    const limit = apart ? kApartWorkers : sharing ? kSharingWorkers : kBatchWorkers;
+    const own = this.workers.filter((w) => this.apart.has(w) === apart).slice(0, limit);
     const idle = own.find((w) => this.#load(w) === 0);
     if (idle) return idle;
-    if (own.length < (apart ? kApartWorkers : kBatchWorkers)) {
+    if (own.length < limit) {
       const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
       if (this.session.closed) worker.close();
       this.workers.push(worker);
