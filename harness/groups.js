@@ -14,11 +14,14 @@ function killGroup(pid, signal = 'SIGKILL') {
   } catch { /* the group is gone */ }
 }
 
+// Kills a tracked group and removes what it left behind.
+function endGroup(pid) {
+  killGroup(pid);
+  groups.get(pid)();
+}
+
 function killAll() {
-  for (const [pid, cleanup] of groups) {
-    killGroup(pid);
-    cleanup();
-  }
+  for (const pid of groups.keys()) endGroup(pid);
 }
 
 function onStopSignal(signal) {
@@ -32,15 +35,14 @@ function onStopSignal(signal) {
 // leaves behind (its temporary folder), once the group is killed: when its
 // leader exits, or when this process exits or is stopped first (a terminal's
 // Ctrl-C), which leaves no time to wait for the leader's exit.
-function trackGroup(child, cleanup = () => {}) {
+function trackGroup(child, cleanup) {
   if (!groups.size) {
     process.on('exit', killAll);
     for (const s of kStopSignals) process.on(s, onStopSignal);
   }
   groups.set(child.pid, cleanup);
   child.once('exit', () => {
-    killGroup(child.pid);
-    cleanup();
+    endGroup(child.pid);
     groups.delete(child.pid);
     if (!groups.size) {
       process.removeListener('exit', killAll);

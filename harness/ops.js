@@ -253,12 +253,9 @@ function roundtrip(codec, payload) {
 // error, and the framer's buffering state afterwards. No closure per read: a
 // stream cut byte by byte has a hundred reads and more.
 function stream(codec, data, chunks, plain = false) {
-  let framer;
-  try {
-    framer = codec.createFramer();
-  } catch (err) {
-    return rejection(err);
-  }
+  const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
+  if (created.kind !== 'ok') return created;
+  const { framer } = created;
   const reads = [];
   for (const chunk of cut(data, chunks)) {
     const read = { delivered: [] };

@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { fixture } = require('../fixtures/helpers');
 
 const cliMain = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');
@@ -53,16 +54,12 @@ function ipcfuzz(args, { env = {}, started: onStart = () => {} } = {}) {
 const fuzz = (args, options) => ipcfuzz(['fuzz', ...args], options);
 
 // Resolves once ready() holds, checked every 100 ms; rejects after ms.
-function until(ready, ms) {
+async function until(ready, ms) {
   const end = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (ready()) resolve();
-      else if (Date.now() > end) reject(new Error(`not ready after ${ms} ms`));
-      else setTimeout(poll, 100);
-    };
-    poll();
-  });
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`not ready after ${ms} ms`);
+    await sleep(100);
+  }
 }
 
 // A folder's entries; none once it is gone.
