@@ -3,7 +3,8 @@
 // whole checks run in one worker of that binary, a batch of inputs per
 // request, with no process hop per operation; an input shaped like a known
 // native crash (crash-screen.js) runs instead on the per-operation path of
-// session.js, where a crash is that input's outcome. An input whose recipe
+// session.js, where a crash is that input's outcome (the known crash judged
+// there once a worker has shown it, crash-judge.js). An input whose recipe
 // changes a built-in prototype for its codec call is batched in workers of
 // its own, where the code that every check runs is not thrown away for it
 // (recipes/steps.js). A batch whose worker dies or hangs anyway has its
@@ -123,7 +124,7 @@ class Batches {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
-    const perOp = (i) => () => this.session.check(type, inputs[i]).then((result) => {
+    const perOp = (i, judge = false) => () => this.session.check(type, inputs[i], { judge }).then((result) => {
       slots[i].resolve(result);
       return result;
     }, slots[i].reject);
@@ -139,7 +140,7 @@ class Batches {
         else (changesState(type, inputs[i]) ? apart : batched).push(i);
       }
       if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
-      else pooled(screened.map(perOp), this.width, isCancelled);
+      else pooled(screened.map((i) => perOp(i, true)), this.width, isCancelled);
       const sharing = apart.length > 0;
       for (const [indices, isApart] of [[batched, false], [apart, true]]) {
         if (!indices.length) continue;

@@ -24,7 +24,10 @@
 // input runs in a worker, as before. KnownCrash (below) applies judgments
 // only once a worker has shown that crash for an input judged so, and has a
 // worker check every kAuditEvery-th: a judgment that ever disagrees with a
-// worker is not made again in that run.
+// worker is not made again in that run. The Jazzer.js targets judge in their
+// own process (sync-session.js); fast-check's runner asks a worker of the
+// codec's binary (session.js), where a judgment that crashed would cost only
+// that worker.
 
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
@@ -131,10 +134,8 @@ function reaches(value, effects, codec) {
 
 // The outcomes of the known crash, judged for inputs a worker would run.
 class KnownCrash {
-  // build(input, effects): makes a value, as ops.js does; tell(event): 'judged'
-  // for an outcome given without a worker, 'misjudged' when a worker disagreed.
-  constructor(build, tell = () => {}) {
-    this.build = build;
+  // tell(event): 'judged' for an outcome given without a worker, 'misjudged' when a worker disagreed.
+  constructor(tell = () => {}) {
     this.tell = tell;
     this.crash = null;     // the outcome a worker gave an input judged to reach the crash
     this.disagreed = false;
@@ -142,16 +143,33 @@ class KnownCrash {
     this.runs = 0;         // inputs judged to reach it
   }
 
-  // The outcome of a serialize request of a screened input for `codec` (a
-  // codec object of this process), judged when sure, else run(): its outcome in a worker.
-  serialize(request, codec, run) {
-    if (this.disagreed || !reachesKnownCrash(request.input, codec, this.build)) return run();
-    if (this.crash && ++this.runs % kAuditEvery !== 0) {
-      this.judged++;
-      this.tell('judged');
-      return { ...this.crash };
-    }
-    const outcome = run();
+  // The outcome of a serialize request of a screened input: the crash's, when
+  // reached() (reachesKnownCrash of the codec under test) says it reaches the
+  // crash and a worker has shown it; else run(), its outcome in a worker.
+  serialize(reached, run) {
+    if (this.disagreed || !reached()) return run();
+    return this.#judged() ?? this.#audited(run());
+  }
+
+  // As serialize, with reached() and run() giving promises: the judgment made
+  // in a worker of the codec's binary (the `judge` request of worker.js).
+  async serializeAsync(reached, run) {
+    if (this.disagreed || !(await reached())) return run();
+    return this.#judged() ?? this.#audited(await run());
+  }
+
+  // The crash's outcome for an input judged to reach it, but for every
+  // kAuditEvery-th, and until a worker has shown it: null, run it.
+  #judged() {
+    if (!this.crash || ++this.runs % kAuditEvery === 0) return null;
+    this.judged++;
+    this.tell('judged');
+    return { ...this.crash };
+  }
+
+  // What a worker gave an input judged to reach the crash: one that differs
+  // from the crash shown before turns judging off for the run.
+  #audited(outcome) {
     const same = outcome.kind === 'crash' && (!this.crash ||
       (outcome.signal === this.crash.signal && outcome.code === this.crash.code));
     if (same) {

@@ -13,6 +13,8 @@ const { allChecks } = require('./recipe-checks');
 const { Batches } = require('./batches');
 const { confirmAsync } = require('./confirm');
 const { builtinCodecs } = require('./codecs');
+const { mayCrash } = require('./crash-screen');
+const { KnownCrash } = require('./crash-judge');
 const { EnvironmentError, UsageError } = require('./errors');
 const fs = require('node:fs');
 
@@ -53,6 +55,7 @@ class Session {
     this.booted = new Map();  // binary -> fresh workers booted ahead for confirm()
     this.closed = false;
     this.batches = new Batches(this, { inProcess, screen });
+    this.knownCrash = new KnownCrash();
   }
 
   worker(nodePath) {
@@ -64,13 +67,22 @@ class Session {
     return this.workers.get(nodePath);
   }
 
-  run(sideName, request) {
-    const side = this.sides[sideName];
-    return this.worker(side.node).request({ ...request, codec: side.codec });
+  // judge: the input is one the crash screen sent here from a batch, whose
+  // known native crash is judged rather than run once a worker has shown it
+  // (crash-judge.js): a crash costs a worker process, a judgment a request.
+  run(sideName, request, judge = false) {
+    const { codec, node } = this.sides[sideName];
+    const worker = this.worker(node);
+    const withCodec = { ...request, codec };
+    if (!judge || request.op !== 'serialize' || !builtinCodecs.includes(codec) || !mayCrash(codec)) {
+      return worker.request(withCodec);
+    }
+    const reached = async () => (await worker.request({ op: 'judge', codec, input: request.input })).reaches === true;
+    return this.knownCrash.serializeAsync(reached, () => worker.request(withCodec));
   }
 
-  check(type, input) {
-    return runAsync(allChecks[type], (side, request) => this.run(side, request), input);
+  check(type, input, { judge = false } = {}) {
+    return runAsync(allChecks[type], (side, request) => this.run(side, request, judge), input);
   }
 
   // One check per input, many at a time (see batches.js): the results, all at once.
@@ -120,6 +132,7 @@ class Session {
     const workers = [...this.workers.values(), ...this.batches.workers, ...this.batches.retired];
     for (const w of workers) for (const k of Object.keys(total)) total[k] += w.stats[k];
     total.batched = this.batches.checked;  // each at least two codec calls, in one request of a batch
+    total.judged = this.knownCrash.judged;  // known crashes given without a worker
     return total;
   }
 

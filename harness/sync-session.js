@@ -29,7 +29,7 @@ const { buildInput } = require('./recipes/build');
 const { builtinCodecs, loadCodec } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
-const { KnownCrash } = require('./crash-judge');
+const { KnownCrash, reachesKnownCrash } = require('./crash-judge');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
@@ -57,7 +57,7 @@ class SyncSession {
     this.workers = new Map();
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
-    this.knownCrash = new KnownCrash(buildInput, onLoss);
+    this.knownCrash = new KnownCrash(onLoss);
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -89,7 +89,7 @@ class SyncSession {
     if (this.lost.has(key)) return { ...this.lost.get(key) };
     const inWorker = () => this.#inWorker(node, withCodec, key);
     if (!(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
-    return this.knownCrash.serialize(withCodec, loadCodec(codec), inWorker);
+    return this.knownCrash.serialize(() => reachesKnownCrash(withCodec.input, loadCodec(codec), buildInput), inWorker);
   }
 
   #inWorker(node, withCodec, key) {

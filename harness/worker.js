@@ -14,7 +14,8 @@ const { performance } = require('node:perf_hooks');
 const { createOps, payloadRequest } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput, inputBuilder } = require('./recipes/build');
-const { builtinCodecs } = require('./codecs');
+const { builtinCodecs, loadCodec } = require('./codecs');
+const { reachesKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('./recipes/hosts');
 const { EnvironmentError, UsageError } = require('./errors');
 
@@ -32,9 +33,14 @@ function toJson(message) {
   }
 }
 const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);
-const ops = createOps(buildInput, {
-  built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
-});
+const ops = {
+  ...createOps(buildInput, {
+    built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
+  }),
+  // Whether the codec reaches the known native crash on the input's value,
+  // found without the crash (crash-judge.js); for the parent's KnownCrash.
+  judge: ({ input, codec }) => ({ kind: 'ok', reaches: reachesKnownCrash(input, loadCodec(codec), buildInput) }),
+};
 // Whole checks get their recipes from fast-check, each new, or by number.
 const checkOps = createOps(inputBuilder({ byText: false }));
 

@@ -61,6 +61,8 @@ function codecCrashes({ crash = 0, judged = 0 }) {
   return judged ? `${crash + judged} (${judged} judged)` : `${crash}`;
 }
 
+const judgeOff = (off) => (off ? ', crash judge turned off (a worker disagreed with it)' : '');
+
 async function jazzer({ flags, options, session, known, store, seconds, parallel, progress, signal }) {
   const { runJazzer } = require('../../fuzzers/jazzer/engine');
   const { statuses } = await runJazzer({
@@ -77,7 +79,7 @@ async function jazzer({ flags, options, session, known, store, seconds, parallel
       `${s.stats.average_exec_per_sec ?? s.execsPerSecond} execs/s, cov ${s.cov}, ft ${s.ft}, corpus ${s.corpus}, ` +
       `codec crashes ${codecCrashes(s.worker)}, hangs ${s.worker.hang ?? 0}, target restarts ${s.restarts}` +
       (s.unsaved.length ? `, ends with no input saved ${s.unsaved.length} (${s.unsaved.join(', ')})` : '') +
-      (s.worker.misjudged ? ', crash judge turned off (a worker disagreed with it)' : ''),
+      judgeOff(s.worker.misjudged),
     ...(s.gaveUp ? [`${s.label.padEnd(7)} stopped early: ${s.gaveUp}`] : [])]),
     findings: statuses.flatMap((s) => [...s.findings.values()]),
     seenAgain: statuses.flatMap((s) => [...s.seenAgain]),
@@ -133,7 +135,9 @@ function printSummary(results, session, store, stopped) {
   const stats = session.stats();
   if (stats.requests) {
     const who = results.some((r) => r.engine === 'fast-check') ? 'fast-check and replays' : 'replays of saved inputs';
-    lines.push(`workers (${who}): ${stats.requests} calls, ${stats.crashes} crashes, ${stats.hangs} hangs`);
+    lines.push(`workers (${who}): ${stats.requests} calls, ` +
+      `codec crashes ${codecCrashes({ crash: stats.crashes, judged: stats.judged })}, hangs ${stats.hangs}` +
+      judgeOff(session.knownCrash.disagreed));
   }
   const found = new Map(results.flatMap((r) => r.findings.map((f) => [f.signature, { ...f, engine: r.engine }])));
   const shared = [...found.values()].filter((f) => isSharedDefect(f.signature));

@@ -70,6 +70,26 @@ describe('batches of checks', function () {
     }
   });
 
+  // Each a worker process less: the crash judge (harness/crash-judge.js)
+  // finds in a worker, without the crash, that the native codec reaches it.
+  it('gives screened inputs the known crash a worker has shown, judged, and has a worker check every 32nd',
+    async function () {
+      const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+      try {
+        const inputs = Array.from({ length: 40 }, (_, i) => ({ recipe: { k: 'port', props: [['0', num(i)]] } }));
+        const results = await session.checkMany('value', inputs);
+        const signatures = results.map((r) => r.differences.map((d) => d.signature).join());
+        assert.deepEqual(new Set(signatures), new Set([signatures[0]]));
+        assert.match(signatures[0], /crash/);
+        assert.deepEqual(results.map((r) => r.outcomes.serialize.b), inputs.map(() => results[0].outcomes.serialize.b));
+        const { crashes, judged } = session.stats();
+        assert.equal(crashes + judged, 40);
+        assert.equal(crashes, 2, 'the first and the 32nd judged after it');
+      } finally {
+        session.close();
+      }
+    });
+
   it('checks the inputs that change a built-in prototype in a worker of their own', async function () {
     const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
     try {

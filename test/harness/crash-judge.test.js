@@ -4,7 +4,7 @@
 // its judgments only while workers agree.
 const assert = require('node:assert/strict');
 const { fixtureLines } = require('../fixtures/helpers');
-const { KnownCrash } = require('../../harness/crash-judge');
+const { KnownCrash, reachesKnownCrash } = require('../../harness/crash-judge');
 const { buildInput } = require('../../harness/recipes/build');
 
 const num = { k: 'number', v: 1 };
@@ -53,28 +53,29 @@ describe('crash judge', function () {
   describe('KnownCrash', function () {
     // A codec that copies a host object's keys as ipc_serdes does, reading the marker first.
     const codec = { serialize: (value) => ({ ...value }) };
-    const input = { recipe: port([['0', num]]) };
+    const recipe = port([['0', num]]);
     const crash = { kind: 'crash', signal: 'SIGSEGV', code: null, stderr: '' };
+    const reached = (recipe) => () => reachesKnownCrash({ recipe }, codec, buildInput);
 
     it('judges once a worker has crashed on an input judged so, and has a worker check every 32nd', function () {
-      const known = new KnownCrash(buildInput);
+      const known = new KnownCrash();
       let runs = 0;
       const run = () => {
         runs++;
         return { ...crash };
       };
-      const outcomes = Array.from({ length: 65 }, () => known.serialize({ input }, codec, run));
+      const outcomes = Array.from({ length: 65 }, () => known.serialize(reached(recipe), run));
       for (const outcome of outcomes) assert.deepEqual(outcome, crash);
       assert.equal(runs, 3);  // the first, the 32nd and the 64th judged after it
       assert.equal(known.judged, 62);
     });
 
     it('stops judging once a worker disagrees', function () {
-      const known = new KnownCrash(buildInput);
-      const first = known.serialize({ input }, codec, () => ({ kind: 'ok', bytes: '00' }));
+      const known = new KnownCrash();
+      const first = known.serialize(reached(recipe), () => ({ kind: 'ok', bytes: '00' }));
       assert.equal(first.kind, 'ok');
       let runs = 0;
-      known.serialize({ input }, codec, () => {
+      known.serialize(reached(recipe), () => {
         runs++;
         return { ...crash };
       });
@@ -83,10 +84,10 @@ describe('crash judge', function () {
     });
 
     it('leaves to the worker what it cannot judge', function () {
-      const known = new KnownCrash(buildInput);
+      const known = new KnownCrash();
       let runs = 0;
       for (let i = 0; i < 3; i++) {
-        known.serialize({ input: { recipe: port([['x', num]]) } }, codec, () => {
+        known.serialize(reached(port([['x', num]])), () => {
           runs++;
           return { kind: 'ok', bytes: '00' };
         });
