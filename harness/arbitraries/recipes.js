@@ -252,22 +252,20 @@ function addReferences(root, choices) {
   let c = 0;
   const next = () => (c < choices.length ? choices[c++] : 0);
   const ids = [];
+  // A copy of each node: fast-check may hand the same tree to another map.
   const walk = (node) => {
     if (ids.length && next() % 5 === 1) return { k: 'ref', to: ids[next() % ids.length] };
-    let out = node;
+    const out = { ...node };
     if (referable.has(node.k) && next() % 3 === 1) {
-      out = { ...node, id: ids.length };
+      out.id = ids.length;
       ids.push(out.id);
     }
-    const recurse = (field, map) => (out[field] ? { [field]: out[field].map(map) } : {});
-    return {
-      ...out,
-      ...recurse('props', ([k, v]) => [k, walk(v)]),
-      ...recurse('items', (v) => (v.k === 'hole' ? v : walk(v))),
-      ...recurse('entries', ([k, v]) => [walk(k), walk(v)]),
-      ...recurse('values', walk),
-      ...(out.cause ? { cause: walk(out.cause) } : {}),
-    };
+    if (out.props) out.props = out.props.map(([k, v]) => [k, walk(v)]);
+    if (out.items) out.items = out.items.map((v) => (v.k === 'hole' ? v : walk(v)));
+    if (out.entries) out.entries = out.entries.map(([k, v]) => [walk(k), walk(v)]);
+    if (out.values) out.values = out.values.map(walk);
+    if (out.cause) out.cause = walk(out.cause);
+    return out;
   };
   return walk(root);
 }
