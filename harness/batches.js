@@ -38,6 +38,12 @@ const kBatchWorkers = Math.max(1, os.availableParallelism());
 // the value target 4 to 9% more CPU per input (interleaved runs).
 const kApartWorkers = Math.ceil(kBatchWorkers / 3);
 const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
+// Node flags of the workers apart. Their checks change built-in prototypes,
+// and at each change V8 throws away the optimized code that relied on them:
+// its optimizing compilers (Maglev, TurboFan) work for nothing there, on the
+// cores the other workers share. Baseline code (Sparkplug) reads through
+// inline caches and stays. A node without the flag (before 20) starts as it is.
+const apartFlags = (info) => (Number(/^v?(\d+)/.exec(info.node)?.[1]) >= 20 ? ['--max-opt=1'] : []);
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
@@ -263,7 +269,9 @@ class Batches {
     const idle = own.find((w) => this.#load(w) === 0);
     if (idle) return idle;
     if (own.length < limit) {
-      const worker = new WorkerProcess(this.session.sides.a.node, { timeoutMs: this.session.timeoutMs });
+      const { node, info } = this.session.sides.a;
+      const flags = apart ? apartFlags(info) : [];
+      const worker = new WorkerProcess(node, { timeoutMs: this.session.timeoutMs, flags });
       if (this.session.closed) worker.close();
       this.workers.push(worker);
       if (apart) this.apart.add(worker);

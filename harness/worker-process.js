@@ -32,9 +32,11 @@ function settle(entry, { outcome, fault }) {
 
 class WorkerProcess {
   // gather: requests made in one turn of the event loop go as one (see #sendGathered);
-  // fresh: a worker for one check that confirms a finding (fresh-worker.js).
-  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false } = {}) {
+  // fresh: a worker for one check that confirms a finding (fresh-worker.js);
+  // flags: node flags of its processes.
+  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [] } = {}) {
     this.nodePath = nodePath;
+    this.flags = flags;
     this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.gather = gather;
@@ -166,7 +168,8 @@ class WorkerProcess {
 
   // A process whose answers and exit count only while it is this.child.
   #spawn() {
-    const child = spawn(this.nodePath, ['--expose-internals', '--no-warnings', ...extraFlags, this.main], {
+    const flags = ['--expose-internals', '--no-warnings', ...this.flags, ...extraFlags];
+    const child = spawn(this.nodePath, [...flags, this.main], {
       stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
     });
     child.stderrTail = '';
