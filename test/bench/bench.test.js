@@ -208,8 +208,17 @@ describe('bench', function () {
   });
   it('times each check in-process over samples and seed corpora, and says where the time went', function () {
     this.timeout(120_000);
-    const out = execFileSync(process.execPath, [path.join(benchDir, 'check-cost.js'), '--seconds', '0.2',
-      '--samples', '40', '--cpu-prof'], { encoding: 'utf8' });
+    // Its profiles go to a folder of the temp folder, which it names: this test's own.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
+    let out;
+    try {
+      out = execFileSync(process.execPath, [path.join(benchDir, 'check-cost.js'), '--seconds', '0.2',
+        '--samples', '40', '--cpu-prof'], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+      const [, named] = /^ {2}\((.+\.cpuprofile)\)$/m.exec(out) ?? assert.fail(`no profile named:\n${out}`);
+      assert.ok(named.startsWith(tmp) && fs.statSync(named).size > 0, named);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
     assert.match(out, /v26\.10\.0, js against native in-process/);
     for (const target of ['value', 'frame', 'stream']) {
       for (const source of ['fast-check', 'corpus']) {
