@@ -16,6 +16,7 @@
 //   node scripts/oss-fuzz-check.js --out DIR --work DIR --project DIR... [--seconds N]
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
@@ -80,11 +81,15 @@ function checkGlibc(out, runner) {
   }
 }
 
-// Runs a target in its own process group, killed whole after `seconds`.
+// Runs a target in its own process group, killed whole after `seconds`, with
+// a temp folder of its own, removed after it: the kill that makes sure no
+// process is left leaves none the time to remove what it made there (the
+// synchronous workers' FIFO folders).
 function runTarget(target, args, { env = {}, seconds = 120 } = {}) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-oss-run-'));
   return new Promise((resolve) => {
     const child = spawn(target, args,
-      { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      { env: { ...process.env, TMPDIR: tmp, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
@@ -94,6 +99,7 @@ function runTarget(target, args, { env = {}, seconds = 120 } = {}) {
     child.on('close', (status, signal) => {
       clearTimeout(timer);
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* none left */ }
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
       resolve({ status, signal, output, firstLine: headlineIn(output)?.text ?? null });
     });
   });
