@@ -6,7 +6,9 @@
 // which is told when a value module has been built, so that a module that
 // never returns is blamed on itself, not on the codec. A `checks` request
 // runs whole checks with both codecs in this process (see batches.js); a
-// `many` request, operations gathered for this process (see worker-process.js).
+// `many` request, operations gathered for this process (see worker-process.js);
+// a `judge` request, whether a codec reaches the known native crash on a
+// value, found without the crash (see crash-judge.js).
 // A fork server (zygote.js) forks workers that run the same requests.
 
 const fs = require('node:fs');
@@ -37,8 +39,7 @@ const ops = {
   ...createOps(buildInput, {
     built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
   }),
-  // Whether the codec reaches the known native crash on the input's value,
-  // found without the crash (crash-judge.js); for the parent's KnownCrash.
+  // For the parent's KnownCrash (session.js).
   judge: ({ input, codec }) => ({ kind: 'ok', reaches: reachesKnownCrash(input, loadCodec(codec), buildInput) }),
 };
 // Whole checks get their recipes from fast-check, each new, or by number.
