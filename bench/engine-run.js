@@ -103,8 +103,8 @@ class Trace {
 // a loop, so what it cost stays on the harness's side.
 function recordRequests(session, trace) {
   const run = session.run.bind(session);
-  session.run = async (side, request, judge) => {
-    const outcome = await run(side, request, judge);
+  session.run = async (side, request, ...rest) => {
+    const outcome = await run(side, request, ...rest);
     if (outcome.kind !== 'crash' && outcome.kind !== 'hang') {
       trace.write({ ...request, codec: session.sides[side].codec });
     }

@@ -23,6 +23,7 @@ const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
 const { changesSharedState } = require('./recipes/steps');
+const { satisfies } = require('./node-support');
 
 // Per-operation checks in flight: their operations for one worker go together
 // (worker-process.js), a turn of fast-check's inputs at a time.
@@ -43,7 +44,7 @@ const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
 // its optimizing compilers (Maglev, TurboFan) work for nothing there, on the
 // cores the other workers share. Baseline code (Sparkplug) reads through
 // inline caches and stays. A node without the flag (before 20) starts as it is.
-const apartFlags = (info) => (Number(/^v?(\d+)/.exec(info.node)?.[1]) >= 20 ? ['--max-opt=1'] : []);
+const apartFlags = (info) => (satisfies(info.node, '>=20.0.0') ? ['--max-opt=1'] : []);
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
