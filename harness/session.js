@@ -7,6 +7,7 @@
 
 const path = require('node:path');
 const { WorkerProcess } = require('./worker-process');
+const { ForkServer, forkServerBuilt } = require('./fork-server');
 const { resolveNode, probeNode } = require('./binaries');
 const { runAsync } = require('./checks');
 const { allChecks } = require('./recipe-checks');
@@ -51,6 +52,7 @@ class Session {
     this.timeoutMs = timeoutMs;
     this.gather = gather;
     this.workers = new Map();
+    this.forkServers = [];
     this.freshWorkers = new Set();
     this.booted = new Map();  // binary -> fresh workers booted ahead for confirm()
     this.closed = false;
@@ -58,9 +60,13 @@ class Session {
     this.knownCrash = new KnownCrash();
   }
 
+  // After a crash, the worker of a binary takes over with a fork of a warm
+  // process of it (fork-server.js) where the fork server is built.
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: this.gather });
+      const forkServer = forkServerBuilt() ? new ForkServer(nodePath) : null;
+      if (forkServer) this.forkServers.push(forkServer);
+      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: this.gather, forkServer });
       if (this.closed) worker.close();
       this.workers.set(nodePath, worker);
     }
@@ -139,7 +145,7 @@ class Session {
   // Ends every worker; checks still running end with a StoppedError.
   close() {
     this.closed = true;
-    for (const w of [...this.workers.values(), ...this.freshWorkers]) w.close();
+    for (const w of [...this.workers.values(), ...this.freshWorkers, ...this.forkServers]) w.close();
     this.batches.close();
   }
 }

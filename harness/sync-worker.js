@@ -23,14 +23,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
-const { getSystemErrorName } = require('node:util');
 const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
+const { forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, exitOf } = require('./fork-server');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
-const zygoteMain = path.join(__dirname, 'zygote.js');
-const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 // Workers kept booting once one was lost: a native crash every few inputs
 // outpaces one boot at a time on a busy machine.
@@ -40,28 +38,7 @@ const kStartMs = 5000;
 // FIFO pairs made by one mkfifo, which is a process start of its own: twice
 // as many each time, up to this many, so a worker started once makes few.
 const kFifoBatch = 256;
-// The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
-const signalNames = {};
-for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
-
-// Makes FIFOs: with the fork server's library where it is built (a mkfifo
-// process spawned from a fuzz target of half a GiB cost it 40 ms and more,
-// a tenth of a Jazzer.js value run's time), else with mkfifo.
-let makeFifos = (paths) => {
-  makeFifos = (more) => execFileSync('mkfifo', more);
-  if (fs.existsSync(forkServerLibrary)) {
-    const library = { exports: {} };
-    try {
-      process.dlopen(library, forkServerLibrary);
-      makeFifos = (more) => {
-        const error = library.exports.mkfifos(more);
-        if (error < 0) throw new EnvironmentError(`cannot make a FIFO in ${path.dirname(more[0])}: ${getSystemErrorName(error)}`);
-      };
-    } catch { /* a library this node cannot load: mkfifo */ }
-  }
-  makeFifos(paths);
-};
 
 // Reads `requests<TAB>answers<TAB>main<TAB>node[<TAB>library]` lines (paths
 // may hold spaces); each starts a worker (worker.js) of that node on those
@@ -115,10 +92,6 @@ function spawnerInput() {
   spawner = { child, input: fs.openSync(commands, 'w') };
   return spawner.input;
 }
-
-// Whether workers may come from a fork server: it is built, and not turned
-// off (IPCFUZZ_FORK_SERVER=off, to compare the two ways in the bench).
-const forkServerBuilt = () => process.env.IPCFUZZ_FORK_SERVER !== 'off' && fs.existsSync(forkServerLibrary);
 
 // A process's exit is told by its shell (or the fork server's monitor) once
 // the kernel has torn it down, 1 to 4 ms after it began to exit (after a
@@ -286,8 +259,8 @@ class SyncWorker {
   #crashed(status) {
     this.stats.crashes++;
     this.#reset();
-    const signal = status > 128 ? signalNames[status - 128] ?? `signal ${status - 128}` : null;
-    return { kind: 'crash', signal, code: signal ? null : status, stderr: '' };
+    const [code, signal] = exitOf(status);
+    return { kind: 'crash', signal, code, stderr: '' };
   }
 
   // unbuilt: the outcome to give when a value module, not the codec, ran out of time.

@@ -33,10 +33,12 @@ function settle(entry, { outcome, fault }) {
 class WorkerProcess {
   // gather: requests made in one turn of the event loop go as one (see #sendGathered);
   // fresh: a worker for one check that confirms a finding (fresh-worker.js);
-  // flags: node flags of its processes.
-  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [] } = {}) {
+  // flags: node flags of its processes; forkServer: a ForkServer of nodePath
+  // (fork-server.js) whose forks take over once a process was lost.
+  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [], forkServer = null } = {}) {
     this.nodePath = nodePath;
     this.flags = flags;
+    this.forkServer = forkServer;
     this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.gather = gather;
@@ -166,13 +168,17 @@ class WorkerProcess {
     });
   }
 
-  // A process whose answers and exit count only while it is this.child.
+  // A process whose answers and exit count only while it is this.child: a
+  // fork once one was lost (a codec that crashes once mostly crashes again),
+  // else a node started.
   #spawn() {
-    const flags = ['--expose-internals', '--no-warnings', ...this.flags, ...extraFlags];
-    const child = spawn(this.nodePath, [...flags, this.main], {
-      stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
-    });
+    const child = (this.lost && this.forkServer?.fork()) || this.#start();
     child.stderrTail = '';
+    // A fork that never started: its requests go to a process that does.
+    child.on('unstarted', () => {
+      if (child === this.spare) this.spare = null;
+      else if (child === this.child) this.#restart();
+    });
     onJsonLines(child.stdio[3], (answer) => { if (child === this.child) this.#answer(answer); });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text) => { child.stderrTail = (child.stderrTail + text).slice(-kStderrTail); });
@@ -188,6 +194,11 @@ class WorkerProcess {
     return child;
   }
 
+  #start() {
+    const flags = ['--expose-internals', '--no-warnings', ...this.flags, ...extraFlags];
+    return spawn(this.nodePath, [...flags, this.main], { stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
+  }
+
   // Starts the process now, not at the first request.
   boot() {
     if (!this.closed) this.#ensureStarted();
@@ -197,6 +208,7 @@ class WorkerProcess {
   #ensureStarted() {
     if (this.child) return;
     this.child = this.spare ?? this.#spawn();
+    this.child.stderrTail = '';  // a fork's is the fork server's, which it shares
     this.spare = null;
     this.#armTimer();
   }

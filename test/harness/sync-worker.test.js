@@ -10,30 +10,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { SyncWorker, forkServerLibrary } = require('../../harness/sync-worker');
-const { node26, fixture, skipWith } = require('../fixtures/helpers');
+const { node26, fixture, skipWith, descendants } = require('../fixtures/helpers');
 
 // The workers that synchronous workers of this process started: node
-// processes below it, not its own children (a worker process of another
-// kind), with the command line each was started with.
-function spawnedWorkers() {
-  const parents = new Map();
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone meanwhile */ }
-  }
-  const program = (pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    } catch {
-      return null;
-    }
-  };
-  const below = (pid) => pid > 1 && (parents.get(pid) === process.pid || below(parents.get(pid)));
-  return [...parents.keys()].filter((pid) => below(pid) && parents.get(pid) !== process.pid &&
-    program(pid)?.[0] === node26).map((pid) => ({ pid, args: program(pid) }));
-}
+// processes below it, not its own children (a worker process of another kind).
+const spawnedWorkers = () => descendants(node26).filter(({ ppid }) => ppid !== process.pid);
 
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 

@@ -5,7 +5,10 @@ const assert = require('node:assert/strict');
 const { WorkerProcess } = require('../../harness/worker-process');
 const { Session } = require('../../harness/session');
 const { EnvironmentError, StoppedError } = require('../../harness/errors');
-const { node26, fixture, within, useWorker, checkAgainst } = require('../fixtures/helpers');
+const fs = require('node:fs');
+const os = require('node:os');
+const { ForkServer, forkServerLibrary } = require('../../harness/fork-server');
+const { node26, fixture, within, useWorker, checkAgainst, skipWith, descendants } = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
@@ -189,6 +192,82 @@ describe('WorkerProcess', function () {
       } finally {
         for (const w of [fresh, warm, session]) w.close();
       }
+    });
+  });
+
+  // After the first crash the processes that take over are forks of a warm
+  // process of the binary (fork-server.js), and give what nodes started afresh give.
+  describe('workers that take over after a crash', function () {
+    this.timeout(60_000);
+    beforeEach(function () {
+      if (!fs.existsSync(forkServerLibrary)) skipWith(this, `${forkServerLibrary} is not built`);
+    });
+
+    const forkFifos = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`ipcfuzz-fork-${process.pid}-`));
+    const untilReady = async (server) => {
+      for (const until = Date.now() + 20_000; server.state === 'starting' && Date.now() < until;) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(server.state, 'ready');
+    };
+
+    it('are forks once the fork server is up, with the same outcomes, and none is left behind', async function () {
+      const before = new Set(descendants(node26).map(({ pid }) => pid));
+      const session = new Session({ a: { codec: 'js' }, b: { codec: fixture('abort.js') }, timeoutMs: 10_000 });
+      try {
+        const crashes = [];
+        for (let i = 0; i < 4; i++) {
+          crashes.push(await session.check('value', { recipe }));
+          if (i === 0) await untilReady(session.forkServers[0]);
+        }
+        for (const result of crashes) {
+          const { a, b } = result.outcomes.serialize;
+          assert.deepEqual([a.kind, b.kind, b.signal], ['ok', 'crash', 'SIGABRT']);
+          assert.deepEqual(result.outcomes.decode.map((d) => [d.a.kind, d.b.kind]), [['ok', 'ok']]);
+        }
+        assert.equal(session.stats().crashes, 4);
+        // The worker now answering is a fork: its parent is the fork's monitor, not this process.
+        const worker = session.worker(node26);
+        assert.equal((await session.run('a', serialize('js'))).bytes, '00000004ff0f4902');
+        const answering = descendants(node26).find(({ pid }) => pid === worker.child.pid);
+        assert.notEqual(answering.ppid, process.pid);
+        assert.match(answering.args.join(' '), /harness\/zygote\.js/);
+      } finally {
+        session.close();
+      }
+      const started = () => descendants(node26).filter(({ pid }) => !before.has(pid));
+      for (const until = Date.now() + 10_000; started().length && Date.now() < until;) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(started(), []);
+      assert.deepEqual(forkFifos(), []);
+    });
+
+    it('go on in nodes started afresh once the fork server has ended', async function () {
+      const server = new ForkServer(node26);
+      const worker = new WorkerProcess(node26, { timeoutMs: 10_000, forkServer: server });
+      try {
+        assert.equal((await worker.request(serialize(fixture('abort.js')))).kind, 'crash');
+        assert.equal((await worker.request(serialize('js'))).kind, 'ok');
+        await untilReady(server);  // started for the spare booted after that answer
+        assert.equal((await worker.request(serialize(fixture('abort.js')))).kind, 'crash');
+        assert.equal((await worker.request(serialize('js'))).kind, 'ok');
+        // The spare booted after that answer is a fork whose pid has not come
+        // yet (that takes another read): it never starts.
+        const spare = worker.spare;
+        assert.equal(spare.pid, null);
+        const unstarted = new Promise((resolve) => spare.once('unstarted', resolve));
+        server.close();
+        assert.notEqual(await within(unstarted, 1000), 'no answer');
+        const outcomes = await Promise.all([fixture('abort.js'), 'js', fixture('abort.js'), 'js']
+          .map((codec) => worker.request(serialize(codec))));
+        assert.deepEqual(outcomes.map((o) => o.kind), ['crash', 'ok', 'crash', 'ok']);
+        assert.equal(worker.stats.crashes, 4);
+      } finally {
+        worker.close();
+        server.close();
+      }
+      assert.deepEqual(forkFifos(), []);
     });
   });
 

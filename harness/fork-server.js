@@ -1,0 +1,224 @@
+'use strict';
+// The fork server (harness/forkserver, zygote.js) as the harness's workers
+// use it. Where it is built, a node of it loads and warms up what a worker
+// runs, then forks a worker for each `requests<TAB>answers` line it reads:
+// the worker reads its requests from the first FIFO and answers on the
+// second, whose last line, written by the fork's monitor, says how it ended
+// (forkserver.c). A fork costs about a millisecond of the fork server's time
+// where a node start costs 60 to 70 ms of CPU (node, the harness's modules,
+// the warm-up). sync-worker.js starts its fork server through its spawner;
+// worker-process.js gets its forks from a ForkServer (below), which looks
+// to it like a ChildProcess.
+
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { EventEmitter } = require('node:events');
+const { PassThrough } = require('node:stream');
+const { getSystemErrorName } = require('node:util');
+const { EnvironmentError } = require('./errors');
+const { onJsonLines, lineSplitter } = require('./lines');
+
+const zygoteMain = path.join(__dirname, 'zygote.js');
+const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
+// How long a fork server may take to start and warm up.
+const kStartMs = 5000;
+const { O_RDWR, O_NONBLOCK } = fs.constants;
+
+// Whether workers may come from a fork server: it is built, and not turned
+// off (IPCFUZZ_FORK_SERVER=off, to compare the two ways in the bench).
+const forkServerBuilt = () => process.env.IPCFUZZ_FORK_SERVER !== 'off' && fs.existsSync(forkServerLibrary);
+
+// The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
+const signalNames = {};
+for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??= name;
+
+// A shell's $? (128 + the signal that ended a process, or its exit code) as
+// a child 'exit' event gives it: [code, signal].
+const exitOf = (status) => (status > 128 ? [null, signalNames[status - 128] ?? `signal ${status - 128}`] : [status, null]);
+
+// Makes FIFOs: with the fork server's library where it is built (a mkfifo
+// process spawned from a fuzz target of half a GiB cost it 40 ms and more,
+// a tenth of a Jazzer.js value run's time), else with mkfifo.
+let fifoMaker = null;
+function makeFifos(paths) {
+  fifoMaker ??= chooseFifoMaker();
+  fifoMaker(paths);
+}
+
+function chooseFifoMaker() {
+  if (fs.existsSync(forkServerLibrary)) {
+    const library = { exports: {} };
+    try {
+      process.dlopen(library, forkServerLibrary);
+      return (paths) => {
+        const error = library.exports.mkfifos(paths);
+        if (error < 0) {
+          throw new EnvironmentError(`cannot make a FIFO in ${path.dirname(paths[0])}: ${getSystemErrorName(error)}`);
+        }
+      };
+    } catch { /* a library this node cannot load: mkfifo */ }
+  }
+  return (paths) => execFileSync('mkfifo', paths);
+}
+
+// A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
+// stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
+// share: the fork that is working is the one that writes), pid, exitCode and
+// signalCode, kill(), 'exit' then 'close'. A fork that never started (its
+// fork server ended first, or could not fork) emits 'unstarted' instead.
+class ForkedWorker extends EventEmitter {
+  constructor(requests, answers, ended) {
+    super();
+    this.fifos = [requests, answers];
+    this.pid = null;
+    this.exitCode = null;
+    this.signalCode = null;
+    this.killWith = null;  // a signal asked for before the pid came
+    this.ended = ended;
+    this.stderr = new PassThrough();
+    this.answers = new PassThrough();
+    this.stdio = [null, null, this.stderr, this.answers];
+    // Both FIFOs are held open for reading and writing: no open blocks; the
+    // worker's requests end when this end is closed.
+    const open = (fifo) => fs.openSync(fifo, O_RDWR | O_NONBLOCK);
+    this.toWorker = new net.Socket({ fd: open(requests), readable: false, writable: true });
+    this.fromWorker = new net.Socket({ fd: open(answers), readable: true, writable: false });
+    this.stdin = {
+      write: (text) => this.toWorker.write(text),
+      end: () => this.toWorker.destroy(),
+      on: (event, listener) => this.toWorker.on(event, listener),
+    };
+    this.toWorker.on('error', () => {});  // EPIPE when the worker dies; its exit line tells
+    this.fromWorker.setEncoding('utf8');
+    this.fromWorker.on('data', lineSplitter((line) => this.#line(line)));
+  }
+
+  // The worker answers `{"id":...}` lines; its pid and its end come from zygote.js and the monitor.
+  #line(line) {
+    if (line.startsWith('{"pid":')) {
+      this.pid = JSON.parse(line).pid;
+      if (this.killWith) this.kill(this.killWith);
+    } else if (line.startsWith('{"exit":')) {
+      this.#end(JSON.parse(line).exit);
+    } else {
+      this.answers.write(`${line}\n`);
+    }
+  }
+
+  kill(signal = 'SIGTERM') {
+    if (this.exitCode !== null || this.signalCode !== null) return false;
+    if (this.pid === null) {
+      this.killWith = signal;
+      return true;
+    }
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;  // gone, its exit line on the way
+    }
+  }
+
+  // status: as the monitor writes it; null when the fork server ended before it forked.
+  #end(status) {
+    this.close();
+    if (status === null || this.pid === null) {
+      for (const fifo of this.fifos) fs.rmSync(fifo, { force: true });  // a started fork's monitor removed them
+      this.emit('unstarted');
+      return;
+    }
+    [this.exitCode, this.signalCode] = exitOf(status);
+    // After the answers written before it have been read.
+    setImmediate(() => {
+      this.emit('exit', this.exitCode, this.signalCode);
+      setImmediate(() => this.emit('close', this.exitCode, this.signalCode));
+    });
+  }
+
+  close() {
+    this.toWorker.destroy();
+    this.fromWorker.destroy();
+    this.answers.end();
+    this.stderr.end();
+    this.ended(this);
+  }
+
+  // What its fork server's end means to a fork that has not started.
+  serverEnded() {
+    if (this.pid === null) this.#end(null);
+  }
+}
+
+// A fork server of one node binary for worker-process.js, started at the
+// first fork asked of it. Until it is ready, and once it has ended, fork()
+// gives null and the caller starts a node. Its forks outlive it; it ends
+// with this process (its requests end), or at close().
+class ForkServer {
+  constructor(nodePath) {
+    this.nodePath = nodePath;
+    this.state = 'idle';  // starting, ready, ended
+    this.process = null;
+    this.forks = 0;
+    this.live = new Set();
+  }
+
+  fork() {
+    if (this.state === 'idle') this.#start();
+    if (this.state !== 'ready') return null;
+    // In the temp folder itself: the fork's monitor removes them once it has opened them.
+    const prefix = path.join(os.tmpdir(), `ipcfuzz-fork-${process.pid}-${++this.forks}`);
+    const [requests, answers] = [`${prefix}-requests`, `${prefix}-answers`];
+    try {
+      for (const fifo of [requests, answers]) fs.rmSync(fifo, { force: true });  // of a process gone with this pid
+      makeFifos([requests, answers]);
+    } catch {
+      this.close();  // the caller starts nodes
+      return null;
+    }
+    const worker = new ForkedWorker(requests, answers, (w) => this.live.delete(w));
+    this.live.add(worker);
+    this.process.stdin.write(`${requests}\t${answers}\n`);
+    return worker;
+  }
+
+  #start() {
+    this.state = 'starting';
+    const preload = [forkServerLibrary, process.env.LD_PRELOAD].filter(Boolean).join(':');
+    const child = spawn(this.nodePath, ['--single-threaded', '--expose-internals', '--no-warnings', zygoteMain,
+      forkServerLibrary], { env: { ...process.env, LD_PRELOAD: preload }, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
+    this.process = child;
+    const timer = setTimeout(() => this.close(), kStartMs);
+    onJsonLines(child.stdio[3], (message) => {
+      if (!message.ready || this.state !== 'starting') return;
+      clearTimeout(timer);
+      this.state = 'ready';
+    });
+    child.stderr.on('data', (chunk) => { for (const w of this.live) w.stderr.write(chunk); });
+    child.stdin.on('error', () => {});
+    child.on('error', () => this.close());
+    child.on('exit', () => {
+      clearTimeout(timer);
+      this.#ended();
+    });
+    // It waits for forks to ask for; it keeps no one waiting for it.
+    for (const handle of [child, child.stdin, child.stderr, child.stdio[3]]) handle.unref();
+    timer.unref();
+  }
+
+  #ended() {
+    this.state = 'ended';
+    for (const w of this.live) w.serverEnded();
+  }
+
+  // Ends the fork server; its forks are their callers' to end.
+  close() {
+    if (this.state === 'ended') return;
+    this.process?.kill('SIGKILL');
+    this.#ended();
+  }
+}
+
+module.exports = { ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, exitOf };
