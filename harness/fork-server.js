@@ -92,6 +92,11 @@ class ForkedWorker extends EventEmitter {
       on: (event, listener) => this.toWorker.on(event, listener),
     };
     this.toWorker.on('error', () => {});  // EPIPE when the worker dies; its exit line tells
+    // A request waiting for its answer holds this process up with its time
+    // limit's timer, as a child's pipes would; an exit line never read once
+    // nothing waits must not.
+    this.toWorker.unref();
+    this.fromWorker.unref();
     this.fromWorker.setEncoding('utf8');
     this.fromWorker.on('data', lineSplitter((line) => this.#line(line)));
   }
