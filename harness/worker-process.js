@@ -4,7 +4,8 @@
 // as a `crash` outcome and one that exceeds the time limit as `hang`; the
 // process is replaced and the queued requests go on in the new one. After
 // the first such loss a spare process is kept booted, so that a codec that
-// crashes often costs a switch, not a node start, per crash. A request may
+// crashes often costs a switch, not a node start, per crash; given a fork
+// server (fork-server.js), the processes that take over are its forks. A request may
 // be answered in parts (a batch of checks, one part per input, sent a few
 // at a time): each message of parts restarts its time limit. Requests made
 // together may go as one (`gather`), each answered as soon as it is done:
