@@ -141,6 +141,8 @@ async function fastCheck({ session, known, store, target, seconds, seed, trace }
 // is then interrupted, which makes libFuzzer print its final stats; execs/s
 // are those after INITED, without the start-up of node and Jazzer.js.
 const kInitSeconds = 300;
+// libFuzzer's exit code when an input runs longer than its -timeout.
+const kTimeoutExit = 70;
 
 function runTarget({ target, seconds, seed, node, workDir, outDir }) {
   const child = spawnTarget({
@@ -177,7 +179,8 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
   const timed = runs.map((run) => {
     const total = run.stats.number_of_executed_units;
     if (!run.inited || !run.interrupted || total === undefined) {
-      throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}) before fuzzing for ${seconds} s`);
+      const why = run.code === kTimeoutExit ? ': libFuzzer\'s timeout, an input ran longer than its -timeout' : '';
+      throw new Error(`jazzer ${target} ended (${run.signal ?? run.code}${why}) before fuzzing for ${seconds} s`);
     }
     return { total, execs: total - run.inited.execs, seconds: (run.interrupted - run.inited.ms) / 1000, run };
   });

@@ -52,6 +52,9 @@ function processClass(cmdline, parent) {
   return null;
 }
 
+// The line of a failed engine run's error that says why (engine-run.js writes it last).
+const whyFailed = (err) => err.message.split('\n').find((line) => line.startsWith('engine-run:')) ?? err.message;
+
 async function engineRun({ engine, target, screened, seconds, seed, trace, findings }) {
   const env = { ...process.env };
   if (screened) env.IPCFUZZ_SCREENED = screened;  // a knob of the bench alone
@@ -90,9 +93,14 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
     for (let rep = 0; rep < reps; rep++) {
       for (const { engine, target, screened } of chosen) {
         const findings = path.join(scratch, runName({ engine, target, screened }).replace(':', '-'));
-        // Untimed, three times as long: the differences early runs find are shrunk and confirmed there.
+        // Untimed, three times as long: the differences early runs find are
+        // shrunk and confirmed there. A run that ended early (a Jazzer.js
+        // target stopped by libFuzzer, which `make fuzz` would start again)
+        // has saved what it found; the timed runs go on from there.
         if (rep === 0) {
-          await engineRun({ engine, target, screened, seconds: 3 * seconds, seed: 0, trace: os.devNull, findings });
+          await engineRun({ engine, target, screened, seconds: 3 * seconds, seed: 0, trace: os.devNull, findings })
+            .catch((err) => console.error(`bench: the untimed run of ${runName({ engine, target, screened })} ` +
+              `ended early, going on: ${whyFailed(err)}`));
         }
         const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace, findings });
         const bare = await bareCost(trace, node);
