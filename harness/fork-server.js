@@ -66,8 +66,8 @@ function chooseFifoMaker() {
 
 // A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
 // stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
-// share: the fork that is working is the one that writes), pid, exitCode and
-// signalCode, kill(), 'exit' then 'close'. A fork that never started (its
+// share: from its first request on, as a spare does not write), pid,
+// exitCode and signalCode, kill(), 'exit' then 'close'. A fork that never started (its
 // fork server ended first, or could not fork) emits 'unstarted' instead.
 class ForkedWorker extends EventEmitter {
   constructor(requests, answers, ended) {
@@ -77,6 +77,7 @@ class ForkedWorker extends EventEmitter {
     this.exitCode = null;
     this.signalCode = null;
     this.killWith = null;  // a signal asked for before the pid came
+    this.asked = false;    // sent a request: the fork server's stderr is its own from then on
     this.ended = ended;
     this.stderr = new PassThrough();
     this.answers = new PassThrough();
@@ -87,7 +88,10 @@ class ForkedWorker extends EventEmitter {
     this.toWorker = new net.Socket({ fd: open(requests), readable: false, writable: true });
     this.fromWorker = new net.Socket({ fd: open(answers), readable: true, writable: false });
     this.stdin = {
-      write: (text) => this.toWorker.write(text),
+      write: (text) => {
+        this.asked = true;
+        return this.toWorker.write(text);
+      },
       end: () => this.toWorker.destroy(),
       on: (event, listener) => this.toWorker.on(event, listener),
     };
@@ -157,7 +161,7 @@ class ForkedWorker extends EventEmitter {
   }
 }
 
-// A fork server of one node binary for worker-process.js, started at the
+// A fork server of one node binary for a worker-process.js, started at the
 // first fork asked of it. Until it is ready, and once it has ended, fork()
 // gives null and the caller starts a node. Its forks outlive it; it ends
 // with this process (its requests end), or at close().
@@ -201,7 +205,7 @@ class ForkServer {
       clearTimeout(timer);
       this.state = 'ready';
     });
-    child.stderr.on('data', (chunk) => { for (const w of this.live) w.stderr.write(chunk); });
+    child.stderr.on('data', (chunk) => { for (const w of this.live) if (w.asked) w.stderr.write(chunk); });
     child.stdin.on('error', () => {});
     child.on('error', () => this.close());
     child.on('exit', () => {

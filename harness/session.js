@@ -52,7 +52,6 @@ class Session {
     this.timeoutMs = timeoutMs;
     this.gather = gather;
     this.workers = new Map();
-    this.forkServers = [];
     this.freshWorkers = new Set();
     this.booted = new Map();  // binary -> fresh workers booted ahead for confirm()
     this.closed = false;
@@ -65,7 +64,6 @@ class Session {
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
       const forkServer = forkServerBuilt() ? new ForkServer(nodePath) : null;
-      if (forkServer) this.forkServers.push(forkServer);
       const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: this.gather, forkServer });
       if (this.closed) worker.close();
       this.workers.set(nodePath, worker);
@@ -145,7 +143,7 @@ class Session {
   // Ends every worker; checks still running end with a StoppedError.
   close() {
     this.closed = true;
-    for (const w of [...this.workers.values(), ...this.freshWorkers, ...this.forkServers]) w.close();
+    for (const w of [...this.workers.values(), ...this.freshWorkers]) w.close();
     this.batches.close();
   }
 }

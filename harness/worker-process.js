@@ -35,7 +35,7 @@ class WorkerProcess {
   // gather: requests made in one turn of the event loop go as one (see #sendGathered);
   // fresh: a worker for one check that confirms a finding (fresh-worker.js);
   // flags: node flags of its processes; forkServer: a ForkServer of nodePath
-  // (fork-server.js) whose forks take over once a process was lost.
+  // (fork-server.js) whose forks take over once a process was lost, closed with this.
   constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [], forkServer = null } = {}) {
     this.nodePath = nodePath;
     this.flags = flags;
@@ -147,6 +147,7 @@ class WorkerProcess {
     else child?.kill('SIGKILL');
     this.spare?.kill('SIGKILL');
     this.spare = null;
+    this.forkServer?.close();
     for (const entry of [...this.queue.splice(0), ...this.gathered.splice(0)]) {
       entry.reject(new StoppedError(`worker of ${this.nodePath} stopped`));
     }
@@ -209,7 +210,6 @@ class WorkerProcess {
   #ensureStarted() {
     if (this.child) return;
     this.child = this.spare ?? this.#spawn();
-    this.child.stderrTail = '';  // a fork's is the fork server's, which it shares
     this.spare = null;
     this.#armTimer();
   }

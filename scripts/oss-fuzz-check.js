@@ -24,6 +24,7 @@ const { discoverTargets, whyNotTarget, walk } = require('./clusterfuzz-discovery
 const { elfMachine, versionNeeds, highestNeed, compareVersions } = require('./elf-version-needs');
 const { catalog } = require('../harness/mutants/catalog');
 const { headlineIn } = require('../fuzzers/jazzer/crash-line');
+const { trackGroup, killGroup } = require('../harness/groups');
 
 // What the runner images have (Ubuntu's libc6 and libstdc++6 of each release);
 // a project.yaml without base_os_version runs on the legacy image, 20.04.
@@ -81,25 +82,22 @@ function checkGlibc(out, runner) {
   }
 }
 
-// Runs a target in its own process group, killed whole after `seconds`, with
-// a temp folder of its own, removed after it: the kill that makes sure no
-// process is left leaves none the time to remove what it made there (the
-// synchronous workers' FIFO folders).
+// Runs a target in its own process group, killed whole after `seconds` or
+// once it has exited (harness/groups.js), with a temp folder of its own,
+// removed after that kill: the kill leaves what the group made there (the
+// synchronous workers' FIFO folders) to this process.
 function runTarget(target, args, { env = {}, seconds = 120 } = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-oss-run-'));
   return new Promise((resolve) => {
     const child = spawn(target, args,
       { env: { ...process.env, TMPDIR: tmp, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    trackGroup(child, () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
-    }, seconds * 1000);
+    const timer = setTimeout(() => killGroup(child.pid), seconds * 1000);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* none left */ }
-      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
       resolve({ status, signal, output, firstLine: headlineIn(output)?.text ?? null });
     });
   });

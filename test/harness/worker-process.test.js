@@ -218,7 +218,7 @@ describe('WorkerProcess', function () {
         const crashes = [];
         for (let i = 0; i < 4; i++) {
           crashes.push(await session.check('value', { recipe }));
-          if (i === 0) await untilReady(session.forkServers[0]);
+          if (i === 0) await untilReady(session.worker(node26).forkServer);
         }
         for (const result of crashes) {
           const { a, b } = result.outcomes.serialize;
