@@ -67,8 +67,9 @@ function chooseFifoMaker() {
 // A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
 // stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
 // share: from its first request on, as a spare does not write), pid,
-// exitCode and signalCode, kill(), 'exit' then 'close'. A fork that never started (its
-// fork server ended first, or could not fork) emits 'unstarted' instead.
+// exitCode and signalCode, kill(), 'exit' then 'close'. A fork that never
+// started (its fork server ended first, or could not fork) emits
+// 'unstarted' instead.
 class ForkedWorker extends EventEmitter {
   constructor(requests, answers, ended) {
     super();
@@ -133,7 +134,7 @@ class ForkedWorker extends EventEmitter {
 
   // status: as the monitor writes it; null when the fork server ended before it forked.
   #end(status) {
-    this.close();
+    this.#close();
     if (status === null || this.pid === null) {
       for (const fifo of this.fifos) fs.rmSync(fifo, { force: true });  // a started fork's monitor removed them
       this.emit('unstarted');
@@ -147,7 +148,7 @@ class ForkedWorker extends EventEmitter {
     });
   }
 
-  close() {
+  #close() {
     this.toWorker.destroy();
     this.fromWorker.destroy();
     this.answers.end();
