@@ -16,7 +16,7 @@
 // Jazzer.js target the requests of its seed corpus and of the corpus the run
 // grew, run through the same check (but for the screened inputs, see below).
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
-//                            [--findings DIR]
+//                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)]
 // To see where the time goes: IPCFUZZ_WORKER_FLAGS='--cpu-prof --cpu-prof-dir=DIR' gives every worker
 // process those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
 
@@ -55,10 +55,11 @@ class Trace {
     this.pending = [];
     this.size = 0;
     this.recipes = new WeakMap();  // recipe -> its JSON
+    this.paused = false;  // while true, nothing is written
   }
 
   #skips() {
-    return this.discard || (this.every > 1 && Math.random() * this.every >= 1);
+    return this.discard || this.paused || (this.every > 1 && Math.random() * this.every >= 1);
   }
 
   write(record) {
@@ -121,14 +122,33 @@ function recordChecks(session, trace) {
 
 // IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
 // to the per-operation path (see harness/batches.js): the crash tax is the
-// difference it makes.
-async function fastCheck({ session, known, store, target, seconds, seed, trace }) {
+// difference it makes. With a warm-up, the run fuzzes that many seconds
+// first, in the same processes, and is timed from its first progress after
+// them to its last, and traced from there on, as a Jazzer.js target is
+// timed from the end of its seed corpus: a new process runs its first
+// seconds in code V8 has not optimized yet.
+async function fastCheck({ session, known, store, target, seconds, warmUp, seed, trace }) {
   const { runProperties } = require('../properties/engine');
   recordRequests(session, trace);
   recordChecks(session, trace);
-  const s = await runProperties({ session, known, store, seconds, seed, only: [target] });
+  const started = { runs: 0, ms: performance.now() };
+  let from = warmUp > 0 ? null : started;
+  let last = started;
+  trace.paused = from === null;
+  const onProgress = ({ runs }) => {
+    last = { runs, ms: performance.now() };
+    if (from === null && last.ms - started.ms >= warmUp * 1000) {
+      from = last;
+      trace.paused = false;
+    }
+  };
+  const s = await runProperties({ session, known, store, seconds: warmUp + seconds, seed, only: [target], onProgress });
+  if (from === null || last === from) throw new Error(`fast-check ${target} ended before its ${warmUp} s of warm-up`);
+  const execs = last.runs - from.runs;
+  const timed = (last.ms - from.ms) / 1000;
   return {
-    execs: s.runs, seconds: s.seconds, execsPerSecond: s.runsPerSecond, traceExecs: s.runs / trace.every,
+    execs, seconds: timed, execsPerSecond: execs / timed, traceExecs: execs / trace.every,
+    warmUp: { execs: from.runs, seconds: (from.ms - started.ms) / 1000 },
     findings: s.findings.length,
     workerCrashes: session.stats().crashes, workerHangs: session.stats().hangs,
   };
@@ -207,6 +227,7 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
 async function main() {
   const { values } = parseArgs({ options: {
     engine: { type: 'string' }, target: { type: 'string' }, seconds: { type: 'string', default: '10' },
+    'warm-up': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' }, trace: { type: 'string', default: os.devNull },
     findings: { type: 'string' },
   } });
@@ -221,7 +242,8 @@ async function main() {
     const result = await engines[values.engine]({
       session, known: loadKnown(), store: new FindingStore(values.findings ?? path.join(scratch, 'findings')),
       scratch, trace,
-      target: values.target, seconds: Number(values.seconds), seed: Number(values.seed),
+      target: values.target, seconds: Number(values.seconds), warmUp: Number(values['warm-up']),
+      seed: Number(values.seed),
     });
     if (values.target === 'value') result.coverage = Object.fromEntries(coverage.gather());
     process.stdout.write(`${JSON.stringify({ engine: values.engine, target: values.target, ...result })}\n`);

@@ -78,6 +78,9 @@ function chartOf(results, binaries, meta) {
   };
 }
 
+// Whether an earlier run timed its fast-check runs from their start (it has no warm-up figures).
+const coldBefore = (rows) => rows.some((r) => r.engine === 'fast-check' && !r.warmUpExecsPerSecond);
+
 // The coverage view over every value-target run (runs saved before it have none).
 function valueClasses(runs = []) {
   const total = new Map();
@@ -120,14 +123,18 @@ function report(results, meta, files) {
       `each target alone for ${seconds} s, ${reps} runs with different seeds, after one untimed run of ${3 * seconds} s ` +
       'on the findings folder ' +
       'they share (a first run shrinks and confirms the differences it finds before it fuzzes at full speed). ' +
-      'Jazzer.js execs/s is counted from the end of the seed ' +
+      `fast-check execs/s is counted after the run's first ${throughput.kWarmUpSeconds} s, in the same processes, ` +
+      'to its last progress (the rate of those seconds, whose code V8 has yet to optimize, is beside it); ' +
+      'Jazzer.js execs/s from the end of the seed ' +
       'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +
       '(fast-check: a random tenth of the requests and checks of the run, scaled up; ' +
       'Jazzer.js: the checks of its seed corpus and the corpus it grew), ' +
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
       throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
-      meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)}).` : '', '',
+      meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)})` +
+        (coldBefore(meta.before.rows) ? ', whose fast-check runs were timed from their start, unwarmed.' : '.') :
+        '', '',
       '## Crash tax', '',
       'The value targets again, without the inputs that the crash screen (harness/crash-screen.js) sends to an ' +
       'isolated worker because they have the shape of the native codec\'s known crash; the difference is what that ' +
