@@ -3,7 +3,10 @@
 // `detached`), so that one signal ends them with all they started: the codec
 // workers of a Jazzer.js target, libFuzzer's fork-mode children. A group is
 // killed when its leader exits (what is left is orphaned workers, possibly
-// stuck in a codec), and every group when this process exits or is told to stop.
+// stuck in a codec), and every group when this process exits or is told to
+// stop. A leader told its starter's pid ends its group itself once that
+// process has gone without ending it (orphanCheck).
+const fs = require('node:fs');
 
 const groups = new Map();  // leader's pid -> what to remove once the group is gone
 const kStopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -51,4 +54,21 @@ function trackGroup(child, cleanup) {
   });
 }
 
-module.exports = { trackGroup, killGroup };
+// The leader's side: a function that, called often, removes `tmpdir` and
+// kills this process's group once this process's parent is no longer
+// `starter` (a starter killed by SIGKILL ends none of its groups, which would
+// run on, unseen, until their own time is up). A loop that never frees the
+// thread for a timer (libFuzzer's, --sync) calls it between inputs; it looks
+// at most once a second. Without a starter it does nothing.
+function orphanCheck(starter, tmpdir) {
+  let next = 0;
+  return () => {
+    if (!starter || Date.now() < next) return;
+    next = Date.now() + 1000;
+    if (process.ppid === starter) return;
+    if (tmpdir) fs.rmSync(tmpdir, { recursive: true, force: true });
+    killGroup(process.pid);
+  };
+}
+
+module.exports = { trackGroup, killGroup, orphanCheck };

@@ -62,7 +62,9 @@ function targetEnv({ sides, outDir, knownFile }) {
 // Its temporary files (its workers' FIFOs, the launcher's scripts) go to a
 // folder of its own (TMPDIR), removed then: a process killed by SIGKILL
 // cleans up nothing, and libFuzzer ends a target in exit(), which runs no
-// exit handlers. (The bench starts targets this way too, to time them.)
+// exit handlers. Should this process be killed by SIGKILL, the target ends
+// its group and removes that folder itself (IPCFUZZ_STARTER, target.js).
+// (The bench starts targets this way too, to time them.)
 function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds) * 1000 + kGraceMs, seed, workDir,
   artifacts, env, stdio }) {
   const d = dirs(target, workDir);
@@ -78,7 +80,7 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `ipcfuzz-${target}-`));
   const child = spawn(node, ['--expose-internals', '--no-warnings', launcher,
     path.join(__dirname, `${target}.js`), ...corpora, '--sync', '--', ...libFuzzerFlags],
-  { env: { ...env, TMPDIR: tmp }, stdio, detached: true });
+  { env: { ...env, TMPDIR: tmp, IPCFUZZ_STARTER: String(process.pid) }, stdio, detached: true });
   trackGroup(child, () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }));
   const overrun = setTimeout(() => {
     child.overran = true;

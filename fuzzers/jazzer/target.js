@@ -20,6 +20,7 @@ const inputs = require('./inputs');
 const { FindingStore, FindingRecorder } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncSession } = require('../../harness/sync-session');
+const { orphanCheck } = require('../../harness/groups');
 
 const env = process.env;
 const info = probe();
@@ -49,6 +50,9 @@ const crashedBefore = new Set(env.IPCFUZZ_CRASHED?.split(',').filter(Boolean));
 const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
+// Started by the fuzz command (engine.js), a target ends with it, and its
+// workers and temporary folder with it (harness/groups.js).
+const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
 
 const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
@@ -97,6 +101,7 @@ function raiseDifference(fresh) {
 // Runs one fuzz input of a target (value, frame or stream: the check it runs);
 // inputs.js maps the fuzzer's bytes to that check's input.
 function fuzzOne(target, data) {
+  endIfOrphaned();
   const type = target;
   const toInput = inputs[target];
   if (throwOnDifference) {

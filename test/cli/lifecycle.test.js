@@ -46,7 +46,7 @@ function ipcfuzz(args, { env = {}, started: onStart = () => {} } = {}) {
       const seconds = (Date.now() - started) / 1000;
       // A killed group takes a moment to be reaped.
       const output = stderr.trim() ? `${stdout}\nstderr:\n${stderr}` : stdout;
-      setTimeout(() => resolve({ code, signal, stdout, output, seconds, leftovers: survivors(marker) }), 500);
+      setTimeout(() => resolve({ code, signal, stdout, output, seconds, marker, leftovers: survivors(marker) }), 500);
     });
   });
 }
@@ -64,6 +64,11 @@ async function until(ready, ms) {
 
 // A folder's entries; none once it is gone.
 const entries = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+// Whether a Jazzer.js target of a run whose TMPDIR is `tmp` has started its
+// workers: its folder there holds their FIFOs.
+const targetUnderWay = (tmp) => entries(tmp).some((d) => d.startsWith('ipcfuzz-value-') &&
+  entries(path.join(tmp, d)).some((f) => f.startsWith('ipcfuzz-sync-')));
 
 function assertOnTime(run, budget) {
   assert.equal(run.signal, null, run.output);
@@ -140,18 +145,34 @@ describe('fuzz run lifecycle', function () {
   it('stopped by a Ctrl-C, leaves no process and no temporary folder behind', async function () {
     this.timeout(90_000);
     const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
-    // A Jazzer.js target's folder holds its workers' FIFOs: the run is under way.
-    const underWay = () => entries(tmp).some((d) => d.startsWith('ipcfuzz-value-') &&
-      entries(path.join(tmp, d)).some((f) => f.startsWith('ipcfuzz-sync-')));
     let stopped = null;
     const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
       '--out', path.join(scratch, 'stopped'), '--work', path.join(scratch, 'stopped-work')], {
       env: { TMPDIR: tmp },
-      started: (child) => { stopped = until(underWay, 30_000).then(() => child.kill('SIGINT')); },
+      started: (child) => { stopped = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill('SIGINT')); },
     });
     await stopped;
     assert.equal(run.signal, 'SIGINT', run.output);
     assert.deepEqual(run.leftovers, [], 'processes left behind');
+    assert.deepEqual(entries(tmp), []);
+  });
+
+  it('killed by SIGKILL, which lets it end nothing, has its Jazzer.js targets end and clean up', async function () {
+    this.timeout(90_000);
+    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
+    let killed = null;
+    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
+      '--out', path.join(scratch, 'killed'), '--work', path.join(scratch, 'killed-work')], {
+      env: { TMPDIR: tmp },
+      started: (child) => { killed = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill('SIGKILL')); },
+    });
+    await killed;
+    assert.equal(run.signal, 'SIGKILL', run.output);
+    // A target looks for the run between inputs, once a second; it would
+    // otherwise fuzz on for the rest of its 60 seconds.
+    const end = Date.now() + 10_000;
+    while (Date.now() < end && (survivors(run.marker).length || entries(tmp).length)) await sleep(200);
+    assert.deepEqual(survivors(run.marker), [], 'processes left behind');
     assert.deepEqual(entries(tmp), []);
   });
 });
