@@ -142,32 +142,31 @@ describe('fuzz run lifecycle', function () {
     assert.match(run.stdout, /jazzer:\n {2}value/);
   });
 
+  // A 60-second Jazzer.js run in a temporary folder of its own, sent `signal`
+  // once its target has started its workers; resolves { run, tmp }.
+  async function signalled(name, signal) {
+    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
+    let sent = null;
+    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
+      '--out', path.join(scratch, name), '--work', path.join(scratch, `${name}-work`)], {
+      env: { TMPDIR: tmp },
+      started: (child) => { sent = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill(signal)); },
+    });
+    await sent;
+    assert.equal(run.signal, signal, run.output);
+    return { run, tmp };
+  }
+
   it('stopped by a Ctrl-C, leaves no process and no temporary folder behind', async function () {
     this.timeout(90_000);
-    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
-    let stopped = null;
-    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
-      '--out', path.join(scratch, 'stopped'), '--work', path.join(scratch, 'stopped-work')], {
-      env: { TMPDIR: tmp },
-      started: (child) => { stopped = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill('SIGINT')); },
-    });
-    await stopped;
-    assert.equal(run.signal, 'SIGINT', run.output);
+    const { run, tmp } = await signalled('stopped', 'SIGINT');
     assert.deepEqual(run.leftovers, [], 'processes left behind');
     assert.deepEqual(entries(tmp), []);
   });
 
   it('killed by SIGKILL, which lets it end nothing, has its Jazzer.js targets end and clean up', async function () {
     this.timeout(90_000);
-    const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
-    let killed = null;
-    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
-      '--out', path.join(scratch, 'killed'), '--work', path.join(scratch, 'killed-work')], {
-      env: { TMPDIR: tmp },
-      started: (child) => { killed = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill('SIGKILL')); },
-    });
-    await killed;
-    assert.equal(run.signal, 'SIGKILL', run.output);
+    const { run, tmp } = await signalled('killed', 'SIGKILL');
     // A target looks for the run between inputs, once a second; it would
     // otherwise fuzz on for the rest of its 60 seconds.
     const end = Date.now() + 10_000;
