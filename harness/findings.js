@@ -2,7 +2,7 @@
 // The findings folder: one subfolder per distinct problem (codec pair and
 // signature), holding the input, both outcomes, an annotated report and a
 // standalone repro script. A problem seen again only bumps its count: saved
-// inputs are never replaced, and nothing is ever deleted. FindingRecorder is
+// inputs are never replaced, and nothing saved is ever deleted. FindingRecorder is
 // the one way every engine, the gate and the replays turn a check result into
 // findings: known differences counted, repeats skipped, new ones confirmed in
 // fresh processes and saved once.
@@ -33,6 +33,7 @@ class FindingStore {
     } catch (err) {
       throw new EnvironmentError(`cannot create findings folder ${dir}: ${err.code ?? err.message}`);
     }
+    settleStaging(this.dir);
   }
 
   folderFor(sides, signature) {
@@ -87,6 +88,31 @@ class FindingStore {
       throw err;
     }
     return { folder, isNew: true };
+  }
+}
+
+// Whether a process of this pid is running (one of another user's counts).
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+// The staging folders (see record) of processes that ended before they
+// renamed them, killed while saving: one that holds its finding.json was
+// written whole (it is written last) and takes its place, unless a folder of
+// that difference is there by now; any other was never saved and is removed.
+function settleStaging(dir) {
+  for (const name of fs.readdirSync(dir)) {
+    const staged = /^(.+)\.(\d+)\.tmp$/.exec(name);
+    if (!staged || alive(Number(staged[2]))) continue;
+    const staging = path.join(dir, name);
+    const folder = path.join(dir, staged[1]);
+    if (fs.existsSync(path.join(staging, kMeta)) && !fs.existsSync(folder)) fs.renameSync(staging, folder);
+    else fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 

@@ -85,6 +85,26 @@ describe('findings folder', function () {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(saved[0].folder, 'input.json'), 'utf8')), recipe);
   });
 
+  it('puts in place what a process killed while saving had written whole, and removes the rest', function () {
+    const first = new FindingStore(dir);
+    const folder = first.folderFor(sides, result.differences[0].signature);
+    // A pid no process has (above the kernel's limit), and one that runs.
+    const dead = 1 + Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    const whole = `${folder}.${dead}.tmp`;
+    const unsaved = path.join(dir, `other-finding.${dead}.tmp`);
+    const running = `${folder}.${process.pid}.tmp`;
+    first.record(result, result.differences[0], { sides, origin: { run: 1 } });
+    fs.renameSync(folder, whole);  // as if killed before its rename
+    fs.mkdirSync(unsaved);
+    fs.writeFileSync(path.join(unsaved, 'input.json'), '{}\n');  // killed before its finding.json
+    fs.mkdirSync(running);
+    const store = new FindingStore(dir);
+    assert.deepEqual(store.list(), [folder]);
+    assert.deepEqual(FindingStore.read(folder).origin, { run: 1 });
+    assert.deepEqual(fs.readdirSync(dir).sort(), [path.basename(folder), path.basename(running)].sort(),
+      'the staging folder of a running process stays, the others are settled');
+  });
+
   it('writes in place into a folder a killed process left without finding.json', function () {
     const store = new FindingStore(dir);
     const folder = store.folderFor(sides, result.differences[0].signature);
