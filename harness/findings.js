@@ -105,14 +105,21 @@ function alive(pid) {
 // renamed them, killed while saving: one that holds its finding.json was
 // written whole (it is written last) and takes its place, unless a folder of
 // that difference is there by now; any other was never saved and is removed.
+// Processes that open the store at once may settle the same one: a rename
+// that fails has found it gone, or its place taken.
 function settleStaging(dir) {
   for (const name of fs.readdirSync(dir)) {
     const staged = /^(.+)\.(\d+)\.tmp$/.exec(name);
     if (!staged || alive(Number(staged[2]))) continue;
     const staging = path.join(dir, name);
     const folder = path.join(dir, staged[1]);
-    if (fs.existsSync(path.join(staging, kMeta)) && !fs.existsSync(folder)) fs.renameSync(staging, folder);
-    else fs.rmSync(staging, { recursive: true, force: true });
+    try {
+      if (fs.existsSync(path.join(staging, kMeta)) && !fs.existsSync(folder)) {
+        fs.renameSync(staging, folder);
+        continue;
+      }
+    } catch { /* settled by another process, or its place taken: removed below if still there */ }
+    fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 

@@ -105,6 +105,21 @@ describe('findings folder', function () {
       'the staging folder of a running process stays, the others are settled');
   });
 
+  it('settles a staging folder once when several processes open the store at once', async function () {
+    const folder = new FindingStore(dir).record(result, result.differences[0], { sides, origin: { run: 1 } }).folder;
+    const dead = 1 + Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    fs.renameSync(folder, `${folder}.${dead}.tmp`);
+    const at = Date.now() + 1500;
+    const script = `const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings'))});
+      while (Date.now() < ${at});
+      new FindingStore(${JSON.stringify(dir)});`;
+    const codes = await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve) =>
+      spawn(process.execPath, ['-e', script], { stdio: 'inherit' }).on('exit', resolve))));
+    assert.deepEqual(codes, [0, 0, 0, 0]);
+    assert.deepEqual(fs.readdirSync(dir), [path.basename(folder)]);
+    assert.deepEqual(FindingStore.read(folder).origin, { run: 1 });
+  });
+
   it('writes in place into a folder a killed process left without finding.json', function () {
     const store = new FindingStore(dir);
     const folder = store.folderFor(sides, result.differences[0].signature);
