@@ -80,13 +80,9 @@ class FindingStore {
     fs.mkdirSync(staging, { recursive: true });
     writeFinding(staging, folder, result, difference, { sides, origin });
     if (staging === folder) return { folder, isNew: true };
-    try {
-      fs.renameSync(staging, folder);
-    } catch (err) {
-      fs.rmSync(staging, { recursive: true, force: true });
-      if (fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
-      throw err;
-    }
+    const failed = putInPlace(staging, folder);
+    if (failed && fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
+    if (failed) throw failed;
     return { folder, isNew: true };
   }
 }
@@ -113,13 +109,21 @@ function settleStaging(dir) {
     if (!staged || alive(Number(staged[2]))) continue;
     const staging = path.join(dir, name);
     const folder = path.join(dir, staged[1]);
-    try {
-      if (fs.existsSync(path.join(staging, kMeta)) && !fs.existsSync(folder)) {
-        fs.renameSync(staging, folder);
-        continue;
-      }
-    } catch { /* settled by another process, or its place taken: removed below if still there */ }
+    if (fs.existsSync(path.join(staging, kMeta)) && !fs.existsSync(folder)) putInPlace(staging, folder);
+    else fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+// Renames a staging folder to its finding's folder; one that cannot be (the
+// place taken by another process, or the staging folder gone) is removed.
+// Gives the rename's error, or null.
+function putInPlace(staging, folder) {
+  try {
+    fs.renameSync(staging, folder);
+    return null;
+  } catch (err) {
     fs.rmSync(staging, { recursive: true, force: true });
+    return err;
   }
 }
 

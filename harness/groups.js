@@ -61,9 +61,10 @@ function trackGroup(child, cleanup) {
 // thread for a timer (libFuzzer's, --sync) calls it between inputs; it looks
 // at most once a second. Without a starter it does nothing.
 function orphanCheck(starter, tmpdir) {
+  if (!starter) return () => {};
   let next = 0;
   return () => {
-    if (!starter || Date.now() < next) return;
+    if (Date.now() < next) return;
     next = Date.now() + 1000;
     if (process.ppid === starter) return;
     if (tmpdir) fs.rmSync(tmpdir, { recursive: true, force: true });
