@@ -22,7 +22,7 @@ const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
-const { changesSharedState } = require('./recipes/steps');
+const { changesSharedState, stepsMark } = require('./recipes/steps');
 const { satisfies } = require('./node-support');
 
 // Per-operation checks in flight: their operations for one worker go together
@@ -175,7 +175,9 @@ class Batches {
     const sent = indices.map((i) => inputs[i]);
     const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
     const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
-    const request = onRecipes(type) ? message : { ...message, inputs: sent };
+    // With what this process found of each recipe's steps (recipes/steps.js markSteps).
+    const request = onRecipes(type) ? message :
+      { ...message, inputs: sent, steps: sent.map((input) => stepsMark(input.recipe)) };
     await this.#request(this.#worker(apart, sharing), urgent, cancelled, request, {
       wire,
       onPart: (part) => {

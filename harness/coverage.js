@@ -52,71 +52,109 @@ const groups = {
     !unwrittenTags.has(t)),
 };
 
+// Counts by group, then by name; a count's key outside this process is `group\tname`.
 const counts = new Map();
 let flushedAt = 0;
-// The key of each group and name met, made once.
-const keys = new Map();
+// Where this process keeps its counts: set by collectInto(), inherited by the
+// processes started after it. Read once: process.env is a lookup in C++.
+let folder = process.env.IPCFUZZ_COVERAGE_DIR;
 
 function add(group, name, n = 1) {
-  let names = keys.get(group);
-  if (!names) keys.set(group, names = new Map());
-  let k = names.get(name);
-  if (k === undefined) names.set(name, k = `${group}\t${name}`);
-  counts.set(k, (counts.get(k) ?? 0) + n);
+  let names = counts.get(group);
+  if (!names) counts.set(group, names = new Map());
+  names.set(name, (names.get(name) ?? 0) + n);
 }
 
-function lengthClass(n) {
-  return lengthClasses.includes(n) ? String(n) : null;
+function flatCounts() {
+  const flat = new Map();
+  for (const [group, names] of counts) for (const [name, n] of names) flat.set(`${group}\t${name}`, n);
+  return flat;
 }
 
+const lengthClassOf = new Set(lengthClasses);
+const integerKeyClassOf = new Set(integerKeyClasses);
+const primitiveKinds = new Set(['undefined', 'null', 'bool', 'number', 'bigint', 'string']);
+const kTwoByte = /[\u0100-\uffff]/;
+const kSurrogatePairs = /[\ud800-\udbff][\udc00-\udfff]/g;
+const kSurrogate = /[\ud800-\udfff]/;
+
+// Each node's fields are read once and only those of its kind: in the
+// workers that check the inputs changing built-in prototypes, every property
+// read meets its inline cache emptied by the last check's change (see
+// recipes/steps.js), so each read site counts.
 function countNode(node, top) {
-  if (!node || typeof node !== 'object') return;
+  if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) {
-    for (const item of node) countNode(item, false);
+    for (let i = 0; i < node.length; i++) countNode(node[i], false);
     return;
   }
-  if (typeof node.k === 'string') countKind(node, top);
-  if (typeof node.op === 'string') countStep(node);
+  const { k, op } = node;
+  if (typeof k === 'string') countKind(node, k, top);
+  if (typeof op === 'string') countStep(node, op);
   for (const key in node) {
-    if (typeof node[key] === 'object') countNode(node[key], false);
+    const child = node[key];
+    if (typeof child === 'object') countNode(child, false);
   }
 }
 
-function countKind(node, top) {
-  add('kind', node.k);
-  if (top && ['undefined', 'null', 'bool', 'number', 'bigint', 'string'].includes(node.k)) add('message', 'primitive');
-  for (const [key] of Array.isArray(node.props) ? node.props : []) {
-    if (integerKeyClasses.includes(key)) add('integer key', key);
+function countKind(node, k, top) {
+  add('kind', k);
+  if (top && primitiveKinds.has(k)) add('message', 'primitive');
+  const { props } = node;
+  if (Array.isArray(props)) {
+    for (let i = 0; i < props.length; i++) if (integerKeyClassOf.has(props[i][0])) add('integer key', props[i][0]);
   }
-  if (node.k === 'port') add('host', 'port');
-  if (node.k === 'host') add('host', node.type);
-  if (node.k === 'string' && typeof node.v === 'string') {
-    const cls = lengthClass(node.v.length * (node.repeat ?? 1));
-    if (cls) add('string length', cls);
-    add('string shape', node.shape ?? 'literal');
-    if (/[\u0100-\uffff]/.test(node.v)) add('string shape', 'two-byte');
-    if (/[\ud800-\udfff]/.test(node.v.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) add('string shape', 'lone surrogate');
+  switch (k) {
+    case 'port':
+      add('host', 'port');
+      break;
+    case 'host':
+      add('host', node.type);
+      break;
+    case 'string':
+      if (typeof node.v === 'string') countString(node.v, node.repeat ?? 1, node.shape);
+      break;
+    case 'nest':
+      add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
+      break;
+    case 'range':
+      if (node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
+      break;
+    case 'view':
+      if (typeof node.bytes === 'string') countView(node.bytes.length / 2 * (node.repeat ?? 1));
+      break;
+    case 'shapes':
+      if (node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');
+      break;
+    default:
   }
-  if (node.k === 'nest') {
-    add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
-  }
-  if (node.k === 'range' && node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
-  if (node.k === 'view' && typeof node.bytes === 'string') {
-    const size = node.bytes.length / 2 * (node.repeat ?? 1);
-    if (Math.abs(size - 65536) <= 8) add('view', 'around 64 KiB');
-    if (size >= 1 << 20) add('view', 'MiB');
-  }
-  if (node.k === 'shapes' && node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');
 }
 
-function countStep(step) {
-  add('step', step.op);
-  if (step.op === 'prototype') {
-    const ordinary = ['Object', 'Array'].includes(step.of) ? step.of : 'view type';
+function countString(v, repeat, shape) {
+  const length = v.length * repeat;
+  if (lengthClassOf.has(length)) add('string length', String(length));
+  add('string shape', shape ?? 'literal');
+  // A lone surrogate is two-byte too: most strings are neither.
+  if (!kTwoByte.test(v)) return;
+  add('string shape', 'two-byte');
+  if (kSurrogate.test(v.replace(kSurrogatePairs, ''))) add('string shape', 'lone surrogate');
+}
+
+function countView(size) {
+  if (Math.abs(size - 65536) <= 8) add('view', 'around 64 KiB');
+  if (size >= 1 << 20) add('view', 'MiB');
+}
+
+function countStep(step, op) {
+  add('step', op);
+  if (op === 'prototype') {
+    const ordinary = step.of === 'Object' || step.of === 'Array' ? step.of : 'view type';
     add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);
   }
-  if (step.get?.then) for (const effect of step.get.then) add('getter effect', effect.op);
-  if (step.get?.throws !== undefined) add('getter effect', 'throw');
+  const { get } = step;
+  if (!get) return;
+  if (Array.isArray(get.then)) for (let i = 0; i < get.then.length; i++) add('getter effect', get.then[i].op);
+  if (get.throws !== undefined) add('getter effect', 'throw');
 }
 
 // The tags of the frames met lately, each with how often: a frame written
@@ -155,8 +193,7 @@ function countValue(result) {
   const { a, b } = result.outcomes?.serialize ?? {};
   countFrame(a);
   if (b?.bytes !== a?.bytes) countFrame(b);
-  const dir = process.env.IPCFUZZ_COVERAGE_DIR;
-  if (dir && Date.now() - flushedAt > 2000) flush(dir);
+  if (folder && Date.now() - flushedAt > 2000) flush(folder);
 }
 
 // Into the folder collectInto() made: one a run has removed as it ended stays
@@ -164,14 +201,14 @@ function countValue(result) {
 function flush(dir) {
   flushedAt = Date.now();
   try {
-    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(Object.fromEntries(counts)));
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify(Object.fromEntries(flatCounts())));
   } catch {
     // Coverage is a view of the run, never a reason to stop it.
   }
 }
 
 process.on('exit', () => {
-  if (process.env.IPCFUZZ_COVERAGE_DIR && counts.size) flush(process.env.IPCFUZZ_COVERAGE_DIR);
+  if (folder && counts.size) flush(folder);
 });
 
 // Starts a run's coverage folder afresh; processes started afterwards inherit it.
@@ -179,11 +216,12 @@ function collectInto(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   process.env.IPCFUZZ_COVERAGE_DIR = dir;
+  folder = dir;
 }
 
 // All processes' counts, added up.
-function gather(dir = process.env.IPCFUZZ_COVERAGE_DIR) {
-  const total = new Map(counts);
+function gather(dir = folder) {
+  const total = flatCounts();
   if (!dir) return total;
   for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     if (file === `${process.pid}.json` || !file.endsWith('.json')) continue;

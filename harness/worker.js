@@ -61,11 +61,13 @@ const kPartsMs = 2;
 // its differences, or with `full` the whole result. The last bundle goes with
 // the answer ({ outcome, parts }): a write to the parent costs more than a
 // frame check.
-function checks({ id, type, inputs, recipes: added = [], codecs, full }) {
+function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [] }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
   const { runSync } = require('./checks');
   const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('./recipe-checks');
+  const { markSteps } = require('./recipes/steps');
+  steps.forEach((mark, i) => markSteps(inputs[i].recipe, mark));
   const op = (side, request) => checkOps[request.op]({ ...request, codec: codecs[side] });
   const both = (request) => checkOps.both(request, codecs);
   let run = op;

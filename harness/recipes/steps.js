@@ -21,16 +21,17 @@ const { recipeNodes } = require('./nodes');
 
 const kSharedSteps = new Set(['proto', 'inherited-setter']);
 const known = new WeakMap();
+// What stepsOf finds: one of these, which another process is told by index (markSteps).
+const marks = [{ tampered: false, changesSharedState: false }, { tampered: true, changesSharedState: false },
+  { tampered: true, changesSharedState: true }];
 
 function stepsOf(recipe) {
   let found = known.get(recipe);
   if (found) return found;
   const withSteps = recipeNodes(recipe).filter((node) => Object.hasOwn(node, 'tamper'));
-  found = {
-    tampered: withSteps.length > 0,
-    changesSharedState: withSteps.some((node) => Array.isArray(node.tamper) &&
-      node.tamper.some((step) => kSharedSteps.has(step?.op))),
-  };
+  const shared = withSteps.some((node) => Array.isArray(node.tamper) &&
+    node.tamper.some((step) => kSharedSteps.has(step?.op)));
+  found = marks[shared ? 2 : withSteps.length > 0 ? 1 : 0];
   known.set(recipe, found);
   return found;
 }
@@ -39,4 +40,14 @@ const isObject = (recipe) => recipe !== null && typeof recipe === 'object';
 const tampered = (recipe) => isObject(recipe) && stepsOf(recipe).tampered;
 const changesSharedState = (recipe) => isObject(recipe) && stepsOf(recipe).changesSharedState;
 
-module.exports = { tampered, changesSharedState };
+// What one process found, for another that gets the same recipe as JSON: a
+// batch worker is told it with each input (batches.js) rather than walk the
+// recipe again. Walking costs little where the recipes are drawn, but in the
+// worker of the inputs that change shared state, whose every check empties
+// the inline caches, it took 7% of the time (60 µs an input).
+const stepsMark = (recipe) => (isObject(recipe) ? marks.indexOf(stepsOf(recipe)) : -1);
+function markSteps(recipe, mark) {
+  if (isObject(recipe) && marks[mark]) known.set(recipe, marks[mark]);
+}
+
+module.exports = { tampered, changesSharedState, stepsMark, markSteps };

@@ -29,6 +29,12 @@ describe('coverage view', function () {
     assert.equal(grew('getter effect\tdelete'), 1);
     assert.equal(grew('getter effect\tthrow'), 1);
     assert.equal(grew('tag\tint32'), 1);
+    // A string is two-byte when it holds a character above U+00FF; a lone surrogate is one too.
+    const shapes = () => ['two-byte', 'lone surrogate'].map((s) => coverage.gather(null).get(`string shape\t${s}`) ?? 0);
+    const [twoByte, lone] = shapes();
+    const strings = { k: 'array', items: ['a', 'é', 'ā', '😀', 'a\ud800'].map((v) => ({ k: 'string', v })) };
+    coverage.countValue({ input: { recipe: strings }, outcomes: { serialize: {} } });
+    assert.deepEqual(shapes(), [twoByte + 3, lone + 1]);
     const text = coverage.renderCoverage(new Map());
     for (const group of Object.keys(coverage.groups)) assert.ok(line(text, group), group);
     assert.equal(count(text, 'host', 'wasm-module'), 0);

@@ -342,6 +342,27 @@ describe('recipes', function () {
     assert.equal(tampered(obj([['tamper', str('tamper')]])), false, 'a key or string named so is no step');
   });
 
+  // A batch worker is told what the process that drew its inputs found (batches.js).
+  it('take what another process found of a recipe sent as JSON, rather than walk it again', function () {
+    const { changesSharedState, tampered, stepsMark, markSteps } = require('../../harness/recipes/steps');
+    const setter = obj([['a', num(1)]], { tamper: [{ op: 'inherited-setter', key: 'x' }] });
+    const defined = obj([], { tamper: [{ op: 'define', key: 'x', value: num(1) }] });
+    for (const recipe of [setter, defined, num(1)]) {
+      const copy = JSON.parse(JSON.stringify(recipe));
+      markSteps(copy, stepsMark(recipe));
+      assert.deepEqual([tampered(copy), changesSharedState(copy)], [tampered(recipe), changesSharedState(recipe)]);
+    }
+    // The mark is what is asked, not the recipe: a marked copy is not walked.
+    const marked = JSON.parse(JSON.stringify(setter));
+    markSteps(marked, stepsMark(num(1)));
+    assert.equal(changesSharedState(marked), false);
+    // No mark (a value module's input) or an unknown one leaves the recipe to be walked.
+    const unmarked = JSON.parse(JSON.stringify(setter));
+    markSteps(unmarked, -1);
+    markSteps(unmarked, 7);
+    assert.equal(changesSharedState(unmarked), true);
+  });
+
   describe('byte grammar', function () {
     const { decodeRecipe, encodeRecipe } = require('../../harness/recipes/bytes');
 
