@@ -6,8 +6,8 @@
 // worker, canonical trees, comparison. Values are built and frames and reads
 // cut once, before timing. A line that names a whole check ({ check, input,
 // codecs }, as a batch ran it) stands for the requests that check makes,
-// found by running it here once. Prints one JSON line: the seconds the codec
-// calls of the whole trace take.
+// found by running it here once; a line with neither, for none. Prints one
+// JSON line: the seconds the codec calls of the whole trace take.
 //   node --expose-internals bench/bare-cost.js TRACE
 
 const fs = require('node:fs');
@@ -134,7 +134,8 @@ function sweep(requests, eachWindow) {
 // each once and keeps it (recipe-checks.js FramesOnA).
 const ops = createOps(buildInput);
 function requestsOf(line) {
-  if (line.check === undefined) return [line];
+  // A line with neither (a Jazzer.js input that made no codec call in its process) stands for none.
+  if (line.check === undefined) return line.op === undefined ? [] : [line];
   const requests = [];
   const kept = onRecipes(line.check);
   runSync(allChecks[line.check], (side, request) => {

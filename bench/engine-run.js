@@ -12,9 +12,14 @@
 // fast-check a random tenth of the requests the run made and of the inputs a
 // batch checked in its worker (bare-cost.js runs its check to find its
 // requests), since writing them all took a fifth of the frame target's rate;
-// its traceExecs are then a tenth of the run's execs. For a
-// Jazzer.js target the requests of its seed corpus and of the corpus the run
-// grew, run through the same check (but for the screened inputs, see below).
+// its traceExecs are then a tenth of the run's execs. For a Jazzer.js target
+// a random tenth of the inputs its processes ran after their seed corpus
+// (those timed), each with its check when that ran in the target's process,
+// and its traceExecs the number of those inputs: one given its result again
+// or run isolated (its native side in a worker) made no codec call to time.
+// Its corpus stood for its inputs before; each of its entries counted once,
+// and a few heavy ones (a MiB value, a deep nest) among 600 took the bare
+// cost from 78 to 555 and 940 µs an exec in two of a bench's three runs.
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 //                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)]
 // To see where the time goes: IPCFUZZ_WORKER_FLAGS='--cpu-prof --cpu-prof-dir=DIR' gives every worker
@@ -28,76 +33,13 @@ const { performance } = require('node:perf_hooks');
 const { Session } = require('../harness/session');
 const { loadKnown } = require('../harness/known');
 const { FindingStore } = require('../harness/findings');
-const { root } = require('../harness/binaries');
 const { onLines } = require('../harness/lines');
 const { spawnTarget, jobsPerTarget, availableCores } = require('../fuzzers/jazzer/engine');
-const { screen } = require('../harness/crash-screen');
 const coverage = require('../harness/coverage');
-const { onRecipes, mapRecipes } = require('../harness/recipe-checks');
+const { Trace } = require('../harness/trace');
 
 // fast-check's trace holds one record in this many.
 const kTraceEvery = 10;
-
-// The trace's lines, written a megabyte at a time: a write per line would
-// cost the run itself as much as a batch worker's reply does. None is made
-// for a trace nobody reads (the untimed first run).
-class Trace {
-  static kFlush = 1 << 20;
-  // Where a recipe goes in the JSON of a frame or stream check, pasted in after.
-  static kRecipe = '\u0000recipe';
-
-  // every: one record in `every`, drawn at random (a fixed stride could
-  // follow fast-check's bias, which grows along a turn), is written.
-  constructor(file, { every = 1 } = {}) {
-    this.fd = fs.openSync(file, 'w');
-    this.discard = file === os.devNull;
-    this.every = every;
-    this.pending = [];
-    this.size = 0;
-    this.recipes = new WeakMap();  // recipe -> its JSON
-    this.paused = false;  // while true, nothing is written
-  }
-
-  #skips() {
-    return this.discard || this.paused || (this.every > 1 && Math.random() * this.every >= 1);
-  }
-
-  write(record) {
-    if (!this.#skips()) this.add(`${JSON.stringify(record)}\n`);
-  }
-
-  // A check of a batch: the recipes of a frame or stream check come from a
-  // small pool, each turned into JSON once, as the batch workers are sent them.
-  writeCheck(check, input, codecs) {
-    if (this.#skips()) return;
-    if (!onRecipes(check)) return this.add(`${JSON.stringify({ check, input, codecs })}\n`);
-    const texts = [];
-    const shell = mapRecipes(check, input, (recipe) => {
-      if (!this.recipes.has(recipe)) this.recipes.set(recipe, JSON.stringify(recipe));
-      texts.push(this.recipes.get(recipe));
-      return Trace.kRecipe;
-    });
-    const json = JSON.stringify({ check, input: shell, codecs });
-    this.add(`${json.replaceAll(JSON.stringify(Trace.kRecipe), () => texts.shift())}\n`);
-  }
-
-  add(line) {
-    this.pending.push(line);
-    this.size += line.length;
-    if (this.size >= Trace.kFlush) this.flush();
-  }
-
-  flush() {
-    fs.writeSync(this.fd, this.pending.join(''));
-    this.pending = [];
-    this.size = 0;
-  }
-
-  close() {
-    this.flush();
-    fs.closeSync(this.fd);
-  }
-}
 
 // Every request that reached a codec and came back is appended to the trace
 // as one JSON line; one that crashed or hung the worker cannot be replayed in
@@ -164,10 +106,11 @@ const kInitSeconds = 300;
 // libFuzzer's exit code when an input runs longer than its -timeout.
 const kTimeoutExit = 70;
 
-function runTarget({ target, seconds, seed, node, workDir, outDir }) {
+function runTarget({ target, seconds, seed, node, workDir, outDir, trace }) {
+  const traced = trace ? { IPCFUZZ_TRACE: trace } : {};
   const child = spawnTarget({
     target, node, seconds: seconds + kInitSeconds, seed, workDir, artifacts: workDir,
-    env: { ...process.env, IPCFUZZ_A: 'js', IPCFUZZ_A_NODE: node, IPCFUZZ_B: 'native', IPCFUZZ_OUT: outDir },
+    env: { ...process.env, IPCFUZZ_A: 'js', IPCFUZZ_A_NODE: node, IPCFUZZ_B: 'native', IPCFUZZ_OUT: outDir, ...traced },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const seen = { stats: {} };
@@ -188,13 +131,15 @@ function runTarget({ target, seconds, seed, node, workDir, outDir }) {
 
 // As many libFuzzer processes of the target as the engine runs for one
 // target alone (fuzzers/jazzer/engine.js), each timed from its own INITED;
-// their rates add up.
+// their rates add up. Each writes a random tenth of its inputs, numbered
+// (fuzzers/jazzer/target.js): those after its INITED make the trace.
 async function jazzer({ session, store, target, seconds, seed, trace, scratch }) {
-  const inputs = require('../fuzzers/jazzer/inputs');
   const workDir = path.join(scratch, 'work');
   const jobs = jobsPerTarget(availableCores(), 1);
+  const traces = Array.from({ length: jobs }, (_, job) => (trace.discard ? null : path.join(scratch, `trace-${job}`)));
   const runs = await Promise.all(Array.from({ length: jobs }, (_, job) => runTarget({
     target, seconds, seed: seed + 1000 * job, node: session.sides.b.node, workDir, outDir: store.dir,
+    trace: traces[job],
   })));
   const timed = runs.map((run) => {
     const total = run.stats.number_of_executed_units;
@@ -205,14 +150,16 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
     return { total, execs: total - run.inited.execs, seconds: (run.interrupted - run.inited.ms) / 1000, run };
   });
   const sum = (f) => timed.reduce((n, t) => n + f(t), 0);
-  // The inputs the crash screen sends to a worker are left out of the trace:
-  // the crash they are shaped like may strike in any of bare-cost's calls.
-  const corpora = [path.join(root, 'corpus', 'jazzer', target), path.join(workDir, 'corpus', target)];
-  const corpus = corpora.filter((d) => fs.existsSync(d))
-    .flatMap((d) => fs.readdirSync(d).map((f) => inputs[target](fs.readFileSync(path.join(d, f)))))
-    .filter((input) => !screen(input));
-  recordRequests(session, trace);
-  for (const input of corpus) await session.check(target, input);
+  let traceExecs = 0;
+  for (const [job, { run }] of timed.entries()) {
+    if (!traces[job]) continue;
+    for (const line of fs.readFileSync(traces[job], 'utf8').split('\n')) {
+      const n = Number(/^\{"n":(\d+)/.exec(line)?.[1]);
+      if (!(n > run.inited.execs)) continue;
+      trace.add(`${line}\n`);
+      traceExecs++;
+    }
+  }
   return {
     execs: sum((t) => t.execs), seconds: sum((t) => t.seconds) / jobs, execsPerSecond: sum((t) => t.execs / t.seconds),
     jobs, exit: timed.map((t) => t.run.signal ?? t.run.code).join(','),
@@ -220,7 +167,7 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
       execs: sum((t) => t.total), execsPerSecond: sum((t) => t.run.stats.average_exec_per_sec),
       peakRssMb: Math.max(...timed.map((t) => t.run.stats.peak_rss_mb)),
     },
-    traceExecs: corpus.length, corpusCrashes: session.stats().crashes,
+    traceExecs,
   };
 }
 
@@ -235,7 +182,6 @@ async function main() {
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
   const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
-  // Jazzer.js's trace is its corpus, replayed after the run: all of it.
   const trace = new Trace(values.trace, { every: values.engine === 'fast-check' ? kTraceEvery : 1 });
   try {
     coverage.collectInto(path.join(scratch, 'coverage'));

@@ -58,6 +58,10 @@ class SyncSession {
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
     this.knownCrash = new KnownCrash(onLoss);
+    // Told of each input checked whole in this process, or given the result
+    // of such a check again, with the check's type (the bench's trace of
+    // codec calls, fuzzers/jazzer/target.js).
+    this.onChecked = null;
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
@@ -110,9 +114,12 @@ class SyncSession {
   // rest of the check wait for the next worker to boot.
   check(type, input, isolate = false) {
     const isolated = isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
+    const here = this.local.a && this.local.b && !isolated;
     const run = () => runSync(type, (side, request) => this.run(side, request, isolated), input,
-      this.local.a && this.local.b && !isolated ? this.both : undefined);
-    return isolate ? run() : this.checked.get(type, input, run);
+      here ? this.both : undefined);
+    const result = isolate ? run() : this.checked.get(type, input, run);
+    if (here) this.onChecked?.(type, input);
+    return result;
   }
 
   // As Session.confirm, in fresh synchronous workers.

@@ -21,6 +21,7 @@ const { FindingStore, FindingRecorder } = require('../../harness/findings');
 const { probe } = require('../../harness/codecs/probe');
 const { SyncSession } = require('../../harness/sync-session');
 const { orphanCheck } = require('../../harness/groups');
+const { Trace } = require('../../harness/trace');
 
 const env = process.env;
 const info = probe();
@@ -57,6 +58,25 @@ const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDI
 const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
 });
+// For the bench only (bench/engine-run.js): a random tenth of this process's
+// inputs, numbered, each with its check when that ran whole in this process
+// or gave the result it gives again (checked-before.js): the codec calls the
+// input stands for. One run isolated (its native side in a worker, where a
+// crash may take it down) is a number alone.
+const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
+const codecs = { a: sides.a.codec, b: sides.b.codec };
+let inputNumber = 0;
+let checkedWhole = null;
+if (trace) session.onChecked = (type, input) => { checkedWhole = input; };
+function traceInput(type, input) {
+  inputNumber++;
+  if (trace?.drawn()) {
+    const n = inputNumber;
+    trace.add(checkedWhole === input ? trace.checkLine(type, input, codecs, { n }) : `${JSON.stringify({ n })}\n`);
+  }
+  checkedWhole = null;
+}
+
 const recorder = new FindingRecorder({
   known, store, sides, skipSaved: true, confirm: (type, input, d) => session.confirm(type, input, d),
 });
@@ -111,8 +131,9 @@ function fuzzOne(target, data) {
     return;
   }
   const input = toInput(data);
-  if (skipScreened && session.screened(input)) return;
+  if (skipScreened && session.screened(input)) return traceInput(type, null);
   const first = session.check(type, input, crashed(data));
+  traceInput(type, input);
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;

@@ -97,11 +97,13 @@ describe('bench', function () {
       // Each codec's framer reads the frame; a's serialization of the pool
       // recipe is left out, as a batch worker makes it once and keeps it.
       { check: 'recipeFrame', input: { recipe: { k: 'number', v: 1 }, corruption: { k: 'truncate', at: 3 } }, codecs },
+      // A Jazzer.js input that made no codec call in its process: a number alone.
+      { n: 7 },
     ];
     fs.writeFileSync(trace, lines.map((r) => JSON.stringify(r)).join('\n'));
     try {
       const r = nodeJson(head, ['--expose-internals', '--no-warnings', path.join(benchDir, 'bare-cost.js'), trace]);
-      assert.equal(r.requests, 2);
+      assert.equal(r.requests, 3);
       assert.equal(r.calls, 4 + 2);
       assert.ok(positive(r.seconds), JSON.stringify(r));
     } finally {
