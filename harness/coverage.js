@@ -126,7 +126,6 @@ function countKind(node, k, top) {
     case 'shapes':
       if (node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');
       break;
-    default:
   }
 }
 

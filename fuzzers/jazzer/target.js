@@ -131,7 +131,10 @@ function fuzzOne(target, data) {
     return;
   }
   const input = toInput(data);
-  if (skipScreened && session.screened(input)) return traceInput(type, null);
+  if (skipScreened && session.screened(input)) {
+    traceInput(type, null);
+    return;
+  }
   const first = session.check(type, input, crashed(data));
   traceInput(type, input);
   const { fresh, seenAgain } = recorder.sort(first);
