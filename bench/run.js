@@ -78,9 +78,6 @@ function chartOf(results, binaries, meta) {
   };
 }
 
-// Whether an earlier run timed its fast-check runs from their start (it has no warm-up figures).
-const coldBefore = (rows) => rows.some((r) => r.engine === 'fast-check' && !r.warmUpExecsPerSecond);
-
 // The coverage view over every value-target run (runs saved before it have none).
 function valueClasses(runs = []) {
   const total = new Map();
@@ -132,9 +129,7 @@ function report(results, meta, files) {
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
       throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
-      meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)})` +
-        (coldBefore(meta.before.rows) ? ', whose fast-check runs were timed from their start, unwarmed.' : '.') :
-        '', '',
+      meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)}).` : '', '',
       '## Crash tax', '',
       'The value targets again, without the inputs that the crash screen (harness/crash-screen.js) sends to an ' +
       'isolated worker because they have the shape of the native codec\'s known crash; the difference is what that ' +
