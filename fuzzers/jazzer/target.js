@@ -67,7 +67,11 @@ const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : 
 const codecs = { a: sides.a.codec, b: sides.b.codec };
 let inputNumber = 0;
 let checkedWhole = null;
-if (trace) session.onChecked = (type, input) => { checkedWhole = input; };
+if (trace) {
+  session.onChecked = (type, input) => { checkedWhole = input; };
+  // An interrupted target ends without it (see harness/trace.js); a target run for -runs does not.
+  process.on('exit', () => trace.flush());
+}
 function traceInput(type, input) {
   inputNumber++;
   if (trace?.drawn()) {
@@ -132,7 +136,7 @@ function fuzzOne(target, data) {
   }
   const input = toInput(data);
   if (skipScreened && session.screened(input)) {
-    traceInput(type, null);
+    traceInput(type, input);
     return;
   }
   const first = session.check(type, input, crashed(data));

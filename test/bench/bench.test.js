@@ -111,6 +111,35 @@ describe('bench', function () {
     }
   });
 
+  it('has a Jazzer.js target trace a tenth of its inputs, numbered, one not checked as a number alone', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-test-'));
+    const trace = path.join(dir, 'trace.jsonl');
+    const root = path.join(__dirname, '..', '..');
+    // A seed of the known native crash: with IPCFUZZ_SCREENED=skip the target checks none of it.
+    const script = `
+      const fs = require('node:fs');
+      const path = require('node:path');
+      const { fuzzOne } = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'target'))});
+      const inputs = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'inputs'))});
+      const { screen } = require(${JSON.stringify(path.join(root, 'harness', 'crash-screen'))});
+      const seeds = ${JSON.stringify(path.join(root, 'corpus', 'jazzer', 'value'))};
+      const screened = fs.readdirSync(seeds).sort().map((f) => fs.readFileSync(path.join(seeds, f)))
+        .find((bytes) => screen(inputs.value(bytes)));
+      for (let i = 0; i < 300; i++) fuzzOne('value', screened);`;
+    try {
+      execFileSync(head, ['--expose-internals', '--no-warnings', '-e', script],
+        { env: { ...process.env, IPCFUZZ_TRACE: trace, IPCFUZZ_SCREENED: 'skip' } });
+      const lines = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.ok(lines.length > 0 && lines.length < 100, `${lines.length} lines for 300 inputs`);
+      const numbers = lines.map((l) => l.n);
+      assert.deepEqual(numbers, [...numbers].sort((x, y) => x - y));
+      assert.ok(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 300));
+      assert.deepEqual(lines.filter((l) => Object.keys(l).length !== 1), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('summarizes with medians, and a hunt not found as longer than any found', function () {
     assert.equal(median([3, 1, 2]), 2);
     assert.equal(median([4, 1, 2, 3]), 2.5);
