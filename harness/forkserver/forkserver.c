@@ -151,11 +151,18 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
     return number(env, -error);
   }
   if (monitor > 0) return number(env, monitor);
-  // The other ends are held open for reading and writing: no open blocks.
-  int in = open(requests, O_RDONLY), out = open(answers, O_WRONLY);
+  // The process that asked for this fork holds both FIFOs open for reading
+  // and writing while it lives. Gone (killed after asking), it leaves the
+  // answers FIFO without a reader: the open fails, and the monitor ends
+  // rather than wait for a partner that never comes. Once open, they block
+  // again for the worker, which uses them as pipes.
+  int out = open(answers, O_WRONLY | O_NONBLOCK);
+  int in = out < 0 ? -1 : open(requests, O_RDONLY | O_NONBLOCK);
   unlink(requests);
   unlink(answers);
   if (in < 0 || out < 0) _exit(127);
+  fcntl(in, F_SETFL, fcntl(in, F_GETFL) & ~O_NONBLOCK);
+  fcntl(out, F_SETFL, fcntl(out, F_GETFL) & ~O_NONBLOCK);
   pid_t worker = fork();
   if (worker == 0) {
     dup2(in, 0);

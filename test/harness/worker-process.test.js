@@ -7,7 +7,8 @@ const { Session } = require('../../harness/session');
 const { EnvironmentError, StoppedError } = require('../../harness/errors');
 const fs = require('node:fs');
 const os = require('node:os');
-const { ForkServer, forkServerLibrary } = require('../../harness/fork-server');
+const path = require('node:path');
+const { ForkServer, forkServerLibrary, makeFifos } = require('../../harness/fork-server');
 const { node26, fixture, within, useWorker, checkAgainst, skipWith, descendants } = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
@@ -241,6 +242,34 @@ describe('WorkerProcess', function () {
       }
       assert.deepEqual(started(), []);
       assert.deepEqual(forkFifos(), []);
+    });
+
+    // Killed after asking for a fork, before the fork's monitor opened its FIFOs.
+    it('leave no process waiting for a fork whose asker is gone', async function () {
+      const server = new ForkServer(node26);
+      server.fork();
+      await untilReady(server);
+      const prefix = path.join(os.tmpdir(), `ipcfuzz-fork-${process.pid}-gone`);
+      const fifos = [`${prefix}-requests`, `${prefix}-answers`];
+      try {
+        makeFifos(fifos);
+        server.process.stdin.write(`${fifos.join('\t')}\n`);
+        // The monitor removes the FIFOs once it has opened them, or found no one there.
+        const left = () => fifos.filter((fifo) => fs.existsSync(fifo));
+        for (const until = Date.now() + 5000; left().length && Date.now() < until;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.deepEqual(left(), []);
+        // A monitor that ended is a zombie until the next fork, with no command line.
+        const monitors = () => descendants(node26).filter(({ ppid }) => ppid === server.process.pid);
+        for (const until = Date.now() + 5000; monitors().length && Date.now() < until;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.deepEqual(monitors(), []);
+      } finally {
+        server.close();
+        for (const fifo of fifos) fs.rmSync(fifo, { force: true });
+      }
     });
 
     it('go on in nodes started afresh once the fork server has ended', async function () {
