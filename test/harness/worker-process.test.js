@@ -9,7 +9,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ForkServer, forkServerLibrary, makeFifos } = require('../../harness/fork-server');
-const { node26, fixture, within, useWorker, checkAgainst, skipWith, descendants } = require('../fixtures/helpers');
+const {
+  node26, fixture, within, waitWhile, useWorker, checkAgainst, skipWith, descendants,
+} = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
@@ -206,9 +208,7 @@ describe('WorkerProcess', function () {
 
     const forkFifos = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`ipcfuzz-fork-${process.pid}-`));
     const untilReady = async (server) => {
-      for (const until = Date.now() + 20_000; server.state === 'starting' && Date.now() < until;) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitWhile(() => server.state === 'starting', 20_000);
       assert.equal(server.state, 'ready');
     };
 
@@ -237,9 +237,7 @@ describe('WorkerProcess', function () {
         session.close();
       }
       const started = () => descendants(node26).filter(({ pid }) => !before.has(pid));
-      for (const until = Date.now() + 10_000; started().length && Date.now() < until;) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitWhile(() => started().length, 10_000, 50);
       assert.deepEqual(started(), []);
       assert.deepEqual(forkFifos(), []);
     });
@@ -256,15 +254,11 @@ describe('WorkerProcess', function () {
         server.process.stdin.write(`${fifos.join('\t')}\n`);
         // The monitor removes the FIFOs once it has opened them, or found no one there.
         const left = () => fifos.filter((fifo) => fs.existsSync(fifo));
-        for (const until = Date.now() + 5000; left().length && Date.now() < until;) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitWhile(() => left().length, 5000);
         assert.deepEqual(left(), []);
         // A monitor that ended is a zombie until the next fork, with no command line.
         const monitors = () => descendants(node26).filter(({ ppid }) => ppid === server.process.pid);
-        for (const until = Date.now() + 5000; monitors().length && Date.now() < until;) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitWhile(() => monitors().length, 5000);
         assert.deepEqual(monitors(), []);
       } finally {
         server.close();
