@@ -140,6 +140,31 @@ describe('canonical trees', function () {
       }
     });
 
+    it('tells a plain array\'s holes from items its prototypes give at those indices', async function () {
+      // Items are asked for by index only with the binary's internals (ownNonIndexKeys).
+      const script = `
+        const { canonicalize } = require(${JSON.stringify(require.resolve('../../harness/canonical'))});
+        const holey = () => {
+          const a = Array.from({ length: 100 }, (_, i) => i);
+          delete a[5];
+          delete a[70];
+          return a;
+        };
+        const own = (value, plain) => canonicalize(value, { plain }).props.map(([k]) => k).join();
+        const lists = [own(holey(), false)];
+        lists.push(own(Object.setPrototypeOf(holey(), Object.create(null, { 5: { value: 1 } })), true));
+        Array.prototype[5] = 'inherited';
+        Object.prototype[70] = 'inherited';
+        lists.push(own(holey(), true), own(holey(), false));
+        console.log(JSON.stringify(lists));`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      const [expected, ...plain] = JSON.parse(run.stdout);
+      assert.equal(expected.split(',').length, 98);
+      assert.equal(expected.includes(',5,'), false);
+      for (const list of plain) assert.equal(list, expected);
+    });
+
     it('reads the items of arrays not known to be plain through their descriptors', function () {
       let ran = 0;
       const a = [1, 2];

@@ -124,14 +124,16 @@ describe('recipe planner', function () {
       const doubles = { k: 'array', items: [{ k: 'number', v: 0.5 }] };
       for (let i = 0; i < 100; i++) build(doubles);
       for (let i = 0; i < 100; i++) build({ k: 'range', n: 4, every: 2, double: true });
+      for (let i = 0; i < 100; i++) build({ k: 'range', n: 4, double: true });
       for (let i = 0; i < 100; i++) build({ k: 'nest', in: 'array', depth: 1, leaf: { k: 'number', v: 0.5 } });
       const frames = [
         { k: 'array', items: [{ k: 'number', v: 1 }] },
         { k: 'range', n: 4, every: 2 },
+        { k: 'range', n: 4 },
         { k: 'nest', in: 'array', depth: 1, leaf: { k: 'number', v: 1 } },
       ].map((r) => js.serialize(build(r)).toString('hex'));
       const holey = [0, , 2, ,];
-      console.log(JSON.stringify([frames, [[1], holey, [1]].map((v) => js.serialize(v).toString('hex'))]));`;
+      console.log(JSON.stringify([frames, [[1], holey, [0, 1, 2, 3], [1]].map((v) => js.serialize(v).toString('hex'))]));`;
     const run = spawnSync(node26, ['--expose-internals', '--no-warnings', '-e', script], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     const [planned, literal] = JSON.parse(run.stdout);
