@@ -23,35 +23,40 @@ function stands([cross, ...selves], signature) {
     selves.every((r) => r.differences.every((d) => d.tier === 'roundtrip'));
 }
 
-// One check with a fresh worker per side; run is runSync or runAsync.
-function freshCheck(run, { type, input, startWorker }, pair) {
-  const workers = pair.map((side) => startWorker(side.node));
-  const close = () => { for (const w of workers) w.close(); };
-  let result;
-  try {
-    result = run(type, (name, request) => {
-      const i = name === 'a' ? 0 : 1;
-      return workers[i].request({ ...request, codec: pair[i].codec });
-    }, input);
-  } catch (err) {
-    close();
-    throw err;
-  }
-  if (result instanceof Promise) return result.finally(close);
-  close();
-  return result;
+// One check with a fresh worker per side (workers, started in the pair's
+// order); run is runSync or runAsync.
+function freshCheck(run, { type, input }, pair, workers) {
+  return run(type, (name, request) => {
+    const i = name === 'a' ? 0 : 1;
+    return workers[i].request({ ...request, codec: pair[i].codec });
+  }, input);
 }
+
+// The workers of every fresh check, started together, so that they boot
+// side by side rather than each after the check before it.
+const startAll = (check, pairs) => pairs.map((pair) => pair.map((side) => check.startWorker(side.node)));
+const closeAll = (workers) => { for (const w of workers.flat()) w.close(); };
 
 // check: { type, input, difference, sides, startWorker(nodePath) -> a worker with request() and close() }
 function confirmSync(check) {
-  return stands(plans(check.sides, check.difference).map((pair) => freshCheck(runSync, check, pair)),
-    check.difference.signature);
+  const pairs = plans(check.sides, check.difference);
+  const workers = startAll(check, pairs);
+  try {
+    return stands(pairs.map((pair, i) => freshCheck(runSync, check, pair, workers[i])), check.difference.signature);
+  } finally {
+    closeAll(workers);
+  }
 }
 
 async function confirmAsync(check) {
   const pairs = plans(check.sides, check.difference);
-  const results = await Promise.all(pairs.map((pair) => freshCheck(runAsync, check, pair)));
-  return stands(results, check.difference.signature);
+  const workers = startAll(check, pairs);
+  try {
+    const results = await Promise.all(pairs.map((pair, i) => freshCheck(runAsync, check, pair, workers[i])));
+    return stands(results, check.difference.signature);
+  } finally {
+    closeAll(workers);
+  }
 }
 
 module.exports = { confirmSync, confirmAsync };

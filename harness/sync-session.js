@@ -126,7 +126,7 @@ class SyncSession {
   confirm(type, input, difference) {
     return confirmSync({
       type, input, difference, sides: this.sides,
-      startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, fresh: true }),
+      startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, fresh: true }).start(),
     });
   }
 

@@ -181,9 +181,15 @@ class SyncWorker {
     return this.zygote;
   }
 
+  // Starts a worker booting, if none is, without waiting for it; returns this.
+  start() {
+    this.current ??= this.spares.shift() ?? this.#spawn();
+    return this;
+  }
+
   request(message) {
     this.stats.requests++;
-    this.current ??= this.spares.shift() ?? this.#spawn();
+    this.start();
     const deadline = Date.now() + this.timeoutMs;
     const id = this.nextId++;
     if (!this.#send(Buffer.from(`${JSON.stringify({ ...message, id })}\n`), deadline)) return this.#hung(null);

@@ -5,6 +5,7 @@ const assert = require('node:assert/strict');
 const { Session } = require('../../harness/session');
 const { WorkerProcess } = require('../../harness/worker-process');
 const { compareOutcomes } = require('../../harness/compare');
+const { confirmSync } = require('../../harness/confirm');
 const { fixture, node26 } = require('../fixtures/helpers');
 
 const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]] };
@@ -65,4 +66,33 @@ describe('confirming a difference in fresh processes', function () {
       assert.equal(differences[0]?.tier, 'bytes');
       assert.equal(await session.confirm('value', input, differences[0]), false);
     }));
+
+  it('starts the workers of every fresh check before the first check runs, each given one check', function () {
+    const events = [];
+    let made = 0;
+    const startWorker = (node) => {
+      const id = made++;
+      events.push(`start ${id} ${node}`);
+      return {
+        request: ({ codec }) => {
+          events.push(`request ${id}`);
+          return { codec };
+        },
+        close: () => events.push(`close ${id}`),
+      };
+    };
+    // A check of one request per side that differs when the two codecs do.
+    function* check() {
+      const [a, b] = yield [['a', {}], ['b', {}]];
+      return { differences: a.codec === b.codec ? [] : [{ signature: 's', tier: 'value' }] };
+    }
+    const sides = { a: { codec: 'js', node: 'node-a' }, b: { codec: 'native', node: 'node-b' } };
+    const difference = { signature: 's', tier: 'value' };
+    assert.equal(confirmSync({ type: check, input: {}, difference, sides, startWorker }), true);
+    assert.deepEqual(events, [
+      'start 0 node-a', 'start 1 node-b', 'start 2 node-a', 'start 3 node-a', 'start 4 node-b', 'start 5 node-b',
+      'request 0', 'request 1', 'request 2', 'request 3', 'request 4', 'request 5',
+      'close 0', 'close 1', 'close 2', 'close 3', 'close 4', 'close 5',
+    ]);
+  });
 });
