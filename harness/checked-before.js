@@ -41,6 +41,7 @@ class CheckedBefore {
       return known.result;
     }
     const result = check();
+    if (result === undefined) return result;  // no result: the check's worker crashed or hung
     const weight = weightOf(key, result);
     if (weight <= kMaxWeight) {
       for (const [oldest, { weight: w }] of this.results) {

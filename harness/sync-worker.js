@@ -187,7 +187,8 @@ class SyncWorker {
     return this;
   }
 
-  request(message) {
+  // onPart(part): told of each part of the answer (a `checks` request's), in order.
+  request(message, { onPart } = {}) {
     this.stats.requests++;
     this.start();
     const deadline = Date.now() + this.timeoutMs;
@@ -202,7 +203,9 @@ class SyncWorker {
         built = true;
         continue;
       }
-      const { outcome, fault } = answer;
+      const { outcome, fault, parts } = answer;
+      for (const part of parts ?? []) onPart?.(part);
+      if (outcome === undefined && fault === undefined) continue;
       if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
       return outcome;
     }

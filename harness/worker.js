@@ -58,7 +58,8 @@ const kPartsMs = 2;
 // checking, so that the parent knows how far a batch got if a codec takes
 // this process down (it checks the inputs of a bundle not sent again): null
 // when the check had nothing to check, 0 when it found no difference, else
-// its differences, or with `full` the whole result. The last bundle goes with
+// its differences, or with `full` the whole result (with full 'all', a result
+// without differences too). The last bundle goes with
 // the answer ({ outcome, parts }): a write to the parent costs more than a
 // frame check.
 function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [] }) {
@@ -82,7 +83,7 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [
   for (const input of inputs) {
     const result = runSync(allChecks[type], run, input, both);
     const clean = !result || !result.differences.length;
-    parts.push(clean ? result && 0 : full ? result : { differences: result.differences });
+    parts.push(clean && full !== 'all' ? result && 0 : full ? result : { differences: result.differences });
     if (performance.now() - sent >= kPartsMs) {
       reply({ id, parts });
       parts = [];

@@ -150,7 +150,7 @@ function fuzzOne(target, data) {
   for (const difference of fresh) {
     if (recorder.findings.has(difference.signature) || recorder.historyDependent.has(difference.signature)) continue;
     const bytes = shrink(Buffer.from(data), toInput, type, difference.signature);
-    const result = session.check(type, toInput(bytes));
+    const result = session.checkInFull(type, toInput(bytes));
     const kept = result.differences.find((d) => d.signature === difference.signature);
     if (!kept || !recorder.stands(result, kept)) {
       // Not seen again, or not in fresh processes: something outside the input decides it.

@@ -24,7 +24,9 @@ describe('synchronous session', function () {
       assert.deepEqual(local.results, remote.results);
       assert.ok(local.results.some(([, signatures]) => signatures.length), 'no difference at all');
       assert.equal(remote.workers, 1);
+      assert.equal(remote.apart, 0);
       if (target !== 'value') {
+        assert.equal(local.apart, 0);
         assert.deepEqual(local.screened, []);
         assert.equal(local.workers, 0, 'a worker started with nothing to run');
         return;
@@ -35,6 +37,9 @@ describe('synchronous session', function () {
       assert.ok(crashed.length > 0);
       assert.deepEqual(crashed.filter((seed) => !local.screened.includes(seed)), []);
       assert.equal(local.workers, 1);
+      // The seeds that change a built-in prototype are checked in a worker of their own, twice
+      // (the differences, then every outcome).
+      assert.ok(local.apart >= 2, 'no seed checked apart');
     });
   }
 
@@ -91,4 +96,38 @@ describe('synchronous session', function () {
     const crash = ['crash', 'SIGABRT'];
     assert.deepEqual(JSON.parse(run.stdout), { outcomes: [crash, crash, crash], crashes: 2 });
   });
+
+  it('checks an input that changes a built-in prototype in a worker of its own, isolated if it crashes there',
+    async function () {
+      const script = `
+        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+        const node = process.execPath;
+        // No screen: the input shaped like the known native crash is not foreseen.
+        const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } },
+          timeoutMs: 10000, useScreen: false });
+        const told = [];
+        s.onChecked = (type, input) => told.push(input.recipe.props[0][0]);
+        const proto = [{ op: 'proto', of: 'Object', key: 'p', value: { k: 'number', v: 1 } }];
+        const object = (key, value) => ({ recipe: { k: 'object', props: [[key, value]], tamper: proto } });
+        const plain = object('plain', { k: 'number', v: 1 });
+        const crash = object('crash', { k: 'host', type: 'secret-key', props: [['0', { k: 'null' }]] });
+        const checked = [plain, crash, crash].map((input) => s.check('value', input));
+        const full = s.checkInFull('value', plain);
+        process.stdout.write(JSON.stringify({
+          differences: checked.map((r) => r.differences.map((d) => d.signature)),
+          outcomes: [Boolean(checked[0].outcomes), Object.keys(full.outcomes ?? {})],
+          crash: checked[1].outcomes?.serialize.b.kind, told, apart: s.apart.stats, workers: s.workers.size }));
+        s.close();`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      const { differences, outcomes, crash, told, apart, workers } = JSON.parse(run.stdout);
+      assert.deepEqual(differences, [[], ...Array(2).fill(['crash/serialize/b:crash SIGSEGV'])]);
+      // The differences of a check apart, every outcome when asked in full.
+      assert.deepEqual(outcomes, [false, ['serialize', 'decode']]);
+      assert.equal(crash, 'crash');
+      assert.deepEqual(told, ['plain']);
+      // plain, crash (which took the worker down), plain in full; the crash, then again, request by request.
+      assert.deepEqual([apart.requests, apart.crashes], [3, 1]);
+      assert.equal(workers, 1);
+    });
 });
