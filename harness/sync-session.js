@@ -143,7 +143,8 @@ class SyncSession {
     if (!(this.local.a && this.local.b && changesSharedState(input?.recipe)) || this.screened(input) !== null) {
       return this.check(type, input);
     }
-    return this.#checkApart(type, input, 'all') ?? this.check(type, input, true);
+    const result = this.#checkApart(type, input, 'all');
+    return result === undefined ? this.check(type, input, true) : result;
   }
 
   // An input whose steps change what every object shares (a built-in
