@@ -63,9 +63,9 @@ class SyncSession {
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
     this.knownCrash = new KnownCrash(onLoss);
-    // Told of each input checked whole in this process, or given the result
-    // of such a check again, with the check's type (the bench's trace of
-    // codec calls, fuzzers/jazzer/target.js).
+    // Told of each input checked whole in this process or in the worker
+    // apart, or given the result of such a check again, with the check's
+    // type (the bench's trace of codec calls, fuzzers/jazzer/target.js).
     this.onChecked = null;
     this.local = {};
     for (const name of ['a', 'b']) {
