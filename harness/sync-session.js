@@ -87,17 +87,21 @@ class SyncSession {
   }
 
   // isolated: 'input' when the requests that build the input must not run a codec
-  // that may crash here, 'all' when no request of it may, or null.
+  // that may crash here, 'all' when no request of it may, or null. A value
+  // that changes shared state is never built here (see checkApart): when
+  // its input is isolated, or its worker apart crashed, the requests that
+  // build it run in the worker (the crash judge judges no such value).
   run(sideName, request, isolated) {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
     const away = isolated === 'all' || (isolated === 'input' && request.input !== undefined);
+    const shared = request.input !== undefined && changesSharedState(request.input.recipe);
     // A screened input keeps a codec that cannot crash here (and its coverage).
-    if (this.local[sideName] && !(away && mayCrash(codec))) return this.ops[request.op](withCodec);
+    if (this.local[sideName] && !shared && !(away && mayCrash(codec))) return this.ops[request.op](withCodec);
     const key = createHash('sha1').update(JSON.stringify(withCodec)).digest('base64');
     if (this.lost.has(key)) return { ...this.lost.get(key) };
     const inWorker = () => this.#inWorker(node, withCodec, key);
-    if (!(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
+    if (shared || !(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
     return this.knownCrash.serialize(() => reachesKnownCrash(withCodec.input, loadCodec(codec), buildInput), inWorker);
   }
 

@@ -130,4 +130,38 @@ describe('synchronous session', function () {
       assert.deepEqual([apart.requests, apart.crashes], [3, 1]);
       assert.equal(workers, 1);
     });
+
+  it('builds a screened input that changes a built-in prototype only in its worker',
+    async function () {
+      const script = `
+        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+        const node = process.execPath;
+        const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+        const sent = [];
+        const worker = s.worker(node);
+        const request = worker.request.bind(worker);
+        worker.request = (message, options) => {
+          sent.push(message.op + ' ' + message.codec);
+          return request(message, options);
+        };
+        const proto = [{ op: 'proto', of: 'Object', key: 'p', value: { k: 'number', v: 1 } }];
+        // An index key on a host object: the shape of the known native crash.
+        const crash = (v) => ({ recipe: { k: 'object', tamper: proto,
+          props: [['h', { k: 'host', type: 'secret-key', props: [['0', { k: 'number', v }]] }]] } });
+        const differences = [1, 2].map((v) => {
+          const result = s.check('value', crash(v));
+          const lines = sent.splice(0);
+          return [result.differences.map((d) => d.signature), lines];
+        });
+        process.stdout.write(JSON.stringify({ differences, judged: s.knownCrash.judged, apart: s.apart }));
+        s.close();`;
+      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+      assert.equal(run.code, 0, run.stderr);
+      const { differences, judged, apart } = JSON.parse(run.stdout);
+      const crashed = ['crash/serialize/b:crash SIGSEGV'];
+      // Both sides' values are built in the worker; the crash judge judges no value that changes shared state.
+      assert.deepEqual(differences, Array(2).fill([crashed, ['serialize js', 'serialize native']]));
+      assert.equal(judged, 0);
+      assert.equal(apart, null);
+    });
 });
