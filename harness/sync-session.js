@@ -126,17 +126,12 @@ class SyncSession {
   // targets do in-process, so they stay here, and a crash does not make the
   // rest of the check wait for the next worker to boot.
   check(type, input, isolate = false) {
-    const isolated = isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
+    const isolated = this.#isolation(input, isolate);
     const here = this.local.a && this.local.b && !isolated;
-    if (here && changesSharedState(input?.recipe)) {
-      const result = this.checked.get(type, input, () => this.#checkApart(type, input, false));
-      if (result === undefined) return this.check(type, input, true);
-      this.onChecked?.(type, input);
-      return result;
-    }
-    const run = () => runSync(type, (side, request) => this.run(side, request, isolated), input,
-      here ? this.both : undefined);
+    const run = this.#checksApart(input, isolated) ? () => this.#checkApart(type, input, false) :
+      () => runSync(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
     const result = isolate ? run() : this.checked.get(type, input, run);
+    if (result === undefined) return this.check(type, input, true);  // the worker apart crashed or hung
     if (here) this.onChecked?.(type, input);
     return result;
   }
@@ -144,11 +139,19 @@ class SyncSession {
   // As check, with every outcome in the result (check gives only the
   // differences of an input checked apart): for a finding to be saved from it.
   checkInFull(type, input) {
-    if (!(this.local.a && this.local.b && changesSharedState(input?.recipe)) || this.screened(input) !== null) {
-      return this.check(type, input);
-    }
-    const result = this.#checkApart(type, input, 'all');
+    const result = this.#checksApart(input) ? this.#checkApart(type, input, 'all') : this.check(type, input);
     return result === undefined ? this.check(type, input, true) : result;
+  }
+
+  // The `isolated` of run() for an input's requests (see check).
+  #isolation(input, isolate = false) {
+    return isolate ? 'all' : this.screened(input) !== null ? 'input' : null;
+  }
+
+  // Whether an input is checked whole in the worker apart: both codecs are
+  // this process's, the screen let it through, and it changes shared state.
+  #checksApart(input, isolated = this.#isolation(input)) {
+    return this.local.a && this.local.b && !isolated && changesSharedState(input?.recipe);
   }
 
   // An input whose steps change what every object shares (a built-in

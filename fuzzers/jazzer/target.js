@@ -60,9 +60,9 @@ const session = new SyncSession({
 });
 // For the bench only (bench/engine-run.js): a random tenth of this process's
 // inputs, numbered, each with its check when that ran whole in this process
-// or its worker apart, or gave the result it gives again (checked-before.js): the codec calls the
-// input stands for. One run isolated (its native side in a worker, where a
-// crash may take it down) is a number alone.
+// or its worker apart, or gave the result it gives again (checked-before.js):
+// the codec calls the input stands for. One run isolated (its native side in
+// a worker, where a crash may take it down) is a number alone.
 const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
 const codecs = { a: sides.a.codec, b: sides.b.codec };
 let inputNumber = 0;
