@@ -125,22 +125,26 @@ class SyncSession {
   // The others carry bytes (a frame to decode), as the frame and stream
   // targets do in-process, so they stay here, and a crash does not make the
   // rest of the check wait for the next worker to boot.
+  // A result given again (checked-before.js), or of an input checked apart,
+  // holds its differences alone.
   check(type, input, isolate = false) {
+    return this.#check(type, input, { isolate, full: false });
+  }
+
+  // As check, with every outcome in the result: for a finding to be saved from it.
+  checkInFull(type, input) {
+    return this.#check(type, input, { isolate: false, full: 'all' });
+  }
+
+  #check(type, input, { isolate, full }) {
     const isolated = this.#isolation(input, isolate);
     const here = this.local.a && this.local.b && !isolated;
-    const run = this.#checksApart(input, isolated) ? () => this.#checkApart(type, input, false) :
+    const run = this.#checksApart(input, isolated) ? () => this.#checkApart(type, input, full) :
       () => runSync(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
-    const result = isolate ? run() : this.checked.get(type, input, run);
+    const result = isolate || full ? run() : this.checked.get(type, input, run);
     if (result === undefined) return this.check(type, input, true);  // the worker apart crashed or hung
     if (here) this.onChecked?.(type, input);
     return result;
-  }
-
-  // As check, with every outcome in the result (check gives only the
-  // differences of an input checked apart): for a finding to be saved from it.
-  checkInFull(type, input) {
-    const result = this.#checksApart(input) ? this.#checkApart(type, input, 'all') : this.check(type, input);
-    return result === undefined ? this.check(type, input, true) : result;
   }
 
   // The `isolated` of run() for an input's requests (see check).

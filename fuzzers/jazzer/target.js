@@ -144,7 +144,8 @@ function fuzzOne(target, data) {
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;
-    recorder.countAgain(first, difference);
+    // Whole, should the saved finding be gone and be written again.
+    recorder.countAgain(first.outcomes ? first : session.checkInFull(type, input), difference);
     announce('seen-again', difference.signature);
   }
   for (const difference of fresh) {

@@ -1,51 +1,56 @@
 'use strict';
 // The results a Jazzer.js target remembers: an input checked before, word
-// for word, gets its result again without a check, and what is remembered
-// stays within its bound.
+// for word, gets its differences again without a check, and what is
+// remembered stays within its bound.
 const assert = require('node:assert/strict');
 const { CheckedBefore } = require('../../harness/checked-before');
 
-// A check that counts its runs; its result holds a frame of `bytes` bytes (as hex).
-function counting(bytes = 4) {
-  const check = () => {
+// A check that counts its runs; its result holds a frame and a difference.
+function counting() {
+  const check = (input) => {
     check.runs++;
-    const hex = 'ab'.repeat(bytes);
-    const written = { kind: 'ok', bytes: hex };
-    return { differences: [], outcomes: { serialize: { a: written, b: { ...written } } } };
+    const written = { kind: 'ok', bytes: 'ab'.repeat(64) };
+    return { type: 'value', input, differences: [{ signature: 'value/deserialize/x.y' }],
+      outcomes: { serialize: { a: written, b: { ...written } } } };
   };
   check.runs = 0;
   return check;
 }
 
+const number = (v) => ({ recipe: { k: 'number', v } });
+// An input whose text is about `bytes` long.
+const long = (bytes, i = 0) => ({ recipe: { k: 'string', v: `${i}`.padEnd(bytes, '.') } });
+
 describe('results checked before', function () {
-  it('are given again for the same check of the same input, word for word', function () {
+  it('give an input checked before, word for word, its differences again, not its outcomes', function () {
     const memo = new CheckedBefore();
     const check = counting();
-    const first = memo.get('value', { recipe: { k: 'number', v: 1 } }, check);
-    assert.equal(memo.get('value', { recipe: { k: 'number', v: 1 } }, check), first);
+    const first = memo.get('value', number(1), () => check(number(1)));
+    assert.ok(first.outcomes, 'a check gives its whole result');
+    const again = memo.get('value', number(1), () => check(number(1)));
     assert.equal(check.runs, 1);
-    memo.get('value', { recipe: { k: 'number', v: 2 } }, check);
-    memo.get('roundtrip', { recipe: { k: 'number', v: 1 } }, check);
+    assert.deepEqual(again, { type: 'value', input: first.input, differences: first.differences });
+    memo.get('value', number(2), () => check(number(2)));
+    memo.get('roundtrip', number(1), () => check(number(1)));
     assert.equal(check.runs, 3, 'another input or another check is checked');
     assert.equal(memo.hits, 1);
   });
 
-  it('keep no result that holds more than a MiB of frames, and 2,048 results at most', function () {
+  it('keep no input of more than a MiB of text, and 8,192 inputs at most', function () {
     const memo = new CheckedBefore();
-    const check = counting(600 * 1024);  // 1.2 MiB of hex
-    memo.get('value', { recipe: { k: 'null' } }, check);
-    memo.get('value', { recipe: { k: 'null' } }, check);
+    const check = counting();
+    memo.get('value', long(1.2 * 1024 * 1024), check);
+    memo.get('value', long(1.2 * 1024 * 1024), check);
     assert.equal(check.runs, 2);
     assert.equal(memo.results.size, 0);
-    const small = counting();
-    for (let i = 0; i < 3000; i++) memo.get('value', { recipe: { k: 'number', v: i } }, small);
-    assert.equal(memo.results.size, 2048);
+    for (let i = 0; i < 9000; i++) memo.get('value', number(i), check);
+    assert.equal(memo.results.size, 8192);
   });
 
-  it('forget the least recently used first, and hold about 32 MiB at most', function () {
+  it('forget the least recently used first, and hold about 32 MiB of text at most', function () {
     const memo = new CheckedBefore();
-    const check = counting(128 * 1024);  // 256 KiB of hex a result
-    const input = (i) => ({ recipe: { k: 'number', v: i } });
+    const check = counting();
+    const input = (i) => long(256 * 1024, i);
     memo.get('value', input(0), check);
     for (let i = 1; i < 200; i++) {
       memo.get('value', input(i), check);
