@@ -39,29 +39,45 @@ for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??=
 // a child 'exit' event gives it: [code, signal].
 const exitOf = (status) => (status > 128 ? [null, signalNames[status - 128] ?? `signal ${status - 128}`] : [status, null]);
 
+// The fork server's library loaded in this process as an addon, or null
+// where it is not built or this node cannot load it.
+let library;
+function loadedLibrary() {
+  if (library === undefined) {
+    library = null;
+    if (fs.existsSync(forkServerLibrary)) {
+      const module = { exports: {} };
+      try {
+        process.dlopen(module, forkServerLibrary);
+        library = module.exports;
+      } catch { /* a library this node cannot load */ }
+    }
+  }
+  return library;
+}
+
 // Makes FIFOs: with the fork server's library where it is built (a mkfifo
 // process spawned from a fuzz target of half a GiB cost it 40 ms and more,
 // a tenth of a Jazzer.js value run's time), else with mkfifo.
-let fifoMaker = null;
 function makeFifos(paths) {
-  fifoMaker ??= chooseFifoMaker();
-  fifoMaker(paths);
+  const lib = loadedLibrary();
+  if (!lib) {
+    execFileSync('mkfifo', paths);
+    return;
+  }
+  const error = lib.mkfifos(paths);
+  if (error < 0) throw new EnvironmentError(`cannot make a FIFO in ${path.dirname(paths[0])}: ${getSystemErrorName(error)}`);
 }
 
-function chooseFifoMaker() {
-  if (fs.existsSync(forkServerLibrary)) {
-    const library = { exports: {} };
-    try {
-      process.dlopen(library, forkServerLibrary);
-      return (paths) => {
-        const error = library.exports.mkfifos(paths);
-        if (error < 0) {
-          throw new EnvironmentError(`cannot make a FIFO in ${path.dirname(paths[0])}: ${getSystemErrorName(error)}`);
-        }
-      };
-    } catch { /* a library this node cannot load: mkfifo */ }
-  }
-  return (paths) => execFileSync('mkfifo', paths);
+// Waits until a non-blocking descriptor has something to read, or about `ms`
+// have passed: in the kernel with the library, which wakes up as the answer
+// comes; else asleep for at most kPollMs, after which the caller reads again.
+const kPollMs = 0.05;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+function waitReadable(fd, ms) {
+  const lib = loadedLibrary();
+  if (lib?.waitReadable) lib.waitReadable(fd, ms * 1000);
+  else Atomics.wait(pause, 0, 0, Math.min(ms, kPollMs));
 }
 
 // A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
@@ -231,4 +247,4 @@ class ForkServer {
   }
 }
 
-module.exports = { ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, exitOf };
+module.exports = { ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf };

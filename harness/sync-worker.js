@@ -25,7 +25,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
 const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
-const { forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, exitOf } = require('./fork-server');
+const { forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf } = require('./fork-server');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
@@ -98,7 +98,7 @@ function spawnerInput() {
 // crash, most of the crash's cost to a fuzz target). /proc shows it from the
 // start: the PF_EXITING flag, and the status a wait will give. Read when an
 // answer is slow in coming, as $? is: 128 + the signal, or the exit code.
-const kPollsPerExitCheck = 8;
+const kExitCheckMs = 0.4;
 const kExiting = 0x4;
 function exitStatus(pid) {
   let stat;
@@ -228,15 +228,16 @@ class SyncWorker {
   // The next message of a worker or of its shell ({ exit }), past its pid,
   // or { exit } as soon as the kernel shows it ending; undefined when out of time.
   #receive(worker, deadline) {
-    for (let polls = 1; ; polls++) {
+    for (let checkAt = performance.now() + kExitCheckMs; ;) {
       const message = this.#nextMessage(worker);
       if (message !== null) return message;
-      if (polls % kPollsPerExitCheck === 0 && worker.pid !== null) {
+      if (performance.now() >= checkAt && worker.pid !== null) {
         const status = exitStatus(worker.pid);
         if (status !== null) return { exit: status };
+        checkAt = performance.now() + kExitCheckMs;
       }
       if (Date.now() > deadline) return undefined;
-      Atomics.wait(pause, 0, 0, 0.05);
+      waitReadable(worker.fromWorker, kExitCheckMs);
     }
   }
 

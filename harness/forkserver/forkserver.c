@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <node_api.h>
 
@@ -208,6 +210,30 @@ static napi_value Mkfifos(napi_env env, napi_callback_info info) {
   return number(env, 0);
 }
 
+// waitReadable(fd, micros): waits in the kernel until fd has something to
+// read or micros have passed; true when it has (or has hung up), false when
+// the time ran out or a signal came. A process driving a worker synchronously
+// waits so for its answer: polling a non-blocking read took the CPU its
+// worker needed, and woke up a timer slack late.
+static napi_value WaitReadable(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t fd = -1;
+  double micros = 0;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 2 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+      napi_get_value_double(env, argv[1], &micros) != napi_ok || fd < 0 || !(micros >= 0)) {
+    napi_throw_type_error(env, NULL, "waitReadable(fd, micros): a file descriptor and a time");
+    return NULL;
+  }
+  struct pollfd poller = { .fd = fd, .events = POLLIN };
+  long long nanos = (long long)(micros * 1000);
+  struct timespec timeout = { .tv_sec = nanos / 1000000000, .tv_nsec = nanos % 1000000000 };
+  napi_value result;
+  napi_get_boolean(env, ppoll(&poller, 1, &timeout, NULL) > 0, &result);
+  return result;
+}
+
 // exit(code): ends a forked worker at once. Its process exit would wait for
 // threads that stayed behind in the zygote.
 static napi_value Exit(napi_env env, napi_callback_info info) {
@@ -239,6 +265,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   const napi_property_descriptor functions[] = {
     { "spawn", NULL, Spawn, NULL, NULL, NULL, napi_default, NULL },
     { "mkfifos", NULL, Mkfifos, NULL, NULL, NULL, napi_default, NULL },
+    { "waitReadable", NULL, WaitReadable, NULL, NULL, NULL, napi_default, NULL },
     { "exit", NULL, Exit, NULL, NULL, NULL, napi_default, NULL },
     { "pid", NULL, Pid, NULL, NULL, NULL, napi_default, NULL },
     { "preloaded", NULL, Preloaded, NULL, NULL, NULL, napi_default, NULL },

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { SyncWorker, forkServerLibrary } = require('../../harness/sync-worker');
 const { node26, fixture, skipWith, descendants } = require('../fixtures/helpers');
 
@@ -144,6 +144,34 @@ describe('synchronous worker', function () {
         assert.equal(library.exports.mkfifos([fifos[0]]), -os.constants.errno.EEXIST);
         assert.throws(() => library.exports.mkfifos('not a list'), TypeError);
       } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    // The driving process sleeps in the kernel, not polling, until its worker answers.
+    it('waits for a FIFO to have something to read, up to a time', function () {
+      const library = { exports: {} };
+      process.dlopen(library, forkServerLibrary);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
+      const fifo = path.join(dir, 'answers');
+      assert.equal(library.exports.mkfifos([fifo]), 0);
+      const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+      try {
+        let start = performance.now();
+        assert.equal(library.exports.waitReadable(fd, 200_000), false);
+        assert.ok(performance.now() - start >= 190, 'returned before its time, with nothing to read');
+        // Written by another process while this one waits.
+        const writer = spawn('/bin/sh', ['-c', 'sleep 0.3; echo answer > "$1"', 'sh', fifo], { stdio: 'ignore' });
+        start = performance.now();
+        assert.equal(library.exports.waitReadable(fd, 20_000_000), true);
+        const waited = performance.now() - start;
+        assert.ok(waited >= 250 && waited < 10_000, `woke up after ${waited} ms`);
+        const buffer = Buffer.alloc(64);
+        assert.equal(buffer.toString('utf8', 0, fs.readSync(fd, buffer)), 'answer\n');
+        writer.kill();
+        assert.throws(() => library.exports.waitReadable('not a descriptor', 1), TypeError);
+      } finally {
+        fs.closeSync(fd);
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });
