@@ -6,9 +6,8 @@
 // worker, canonical trees, comparison. Values are built and frames and reads
 // cut once, before timing. A line that names a whole check ({ check, input,
 // codecs }, as a batch ran it) stands for the requests that check makes,
-// found by running it here once; a line with neither, for none; a line with
-// a weight (w) stands for w inputs. Prints one JSON line: the seconds the
-// codec calls of the whole trace take, each line's times its weight.
+// found by running it here once; a line with neither, for none. Prints one
+// JSON line: the seconds the codec calls of the whole trace take.
 //   node --expose-internals bench/bare-cost.js TRACE
 
 const fs = require('node:fs');
@@ -154,23 +153,14 @@ function main() {
   const max = all.some((line) => line.startsWith('{"check"')) ? kMaxChecks : kMaxRequests;
   const step = Math.ceil(all.length / max);
   const sampled = all.filter((_, i) => i % step === 0);
-  // A line stands for `w` inputs (a Jazzer.js target's drawn one in w), or for one.
-  const byWeight = new Map();
-  for (const line of sampled.map((text) => JSON.parse(text))) {
-    const w = line.w ?? 1;
-    if (!byWeight.has(w)) byWeight.set(w, []);
-    byWeight.get(w).push(...requestsOf(line));
-  }
-  const requests = [...byWeight.values()].flat();
+  const requests = sampled.flatMap((line) => requestsOf(JSON.parse(line)));
   sweep(requests, () => {});
   let seconds = 0;
   let calls = 0;
-  for (const [w, weighed] of byWeight) {
-    sweep(weighed, (window, pass) => {
-      seconds += w * median(Array.from({ length: kTimed }, pass));
-      calls += window.length;
-    });
-  }
+  sweep(requests, (window, pass) => {
+    seconds += median(Array.from({ length: kTimed }, pass));
+    calls += window.length;
+  });
   process.stdout.write(`${JSON.stringify({ requests: all.length, sampled: requests.length, calls, seconds: seconds * (all.length / sampled.length) })}\n`);
 }
 

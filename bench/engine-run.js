@@ -13,12 +13,10 @@
 // batch checked in its worker (bare-cost.js runs its check to find its
 // requests), since writing them all took a fifth of the frame target's rate;
 // its traceExecs are then a tenth of the run's execs. For a Jazzer.js target
-// the inputs its processes ran after their seed corpus (those timed): the
-// heavy ones each time, a random tenth of the others (fuzzers/jazzer/target.js),
-// each with its check when that ran in the target's process or gave its
-// result again, and with how many inputs it stands for (w), which its
-// traceExecs add up; one run isolated (its native side in a worker) made no
-// codec call here to time.
+// a random tenth of the inputs its processes ran after their seed corpus
+// (those timed), each with its check when that ran in the target's process,
+// and its traceExecs the number of those inputs: one given its result again
+// or run isolated (its native side in a worker) made no codec call to time.
 // Its corpus stood for its inputs before; each of its entries counted once,
 // and a few heavy ones (a MiB value, a deep nest) among 600 took the bare
 // cost from 78 to 555 and 940 µs an exec in two of a bench's three runs.
@@ -133,9 +131,8 @@ function runTarget({ target, seconds, seed, node, workDir, outDir, trace }) {
 
 // As many libFuzzer processes of the target as the engine runs for one
 // target alone (fuzzers/jazzer/engine.js), each timed from its own INITED;
-// their rates add up. Each writes its heavy inputs and a random tenth of the
-// others, numbered and weighed (fuzzers/jazzer/target.js): those after its
-// INITED make the trace.
+// their rates add up. Each writes a random tenth of its inputs, numbered
+// (fuzzers/jazzer/target.js): those after its INITED make the trace.
 async function jazzer({ session, store, target, seconds, seed, trace, scratch }) {
   const workDir = path.join(scratch, 'work');
   const jobs = jobsPerTarget(availableCores(), 1);
@@ -157,10 +154,10 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
   for (const [job, { run }] of timed.entries()) {
     if (!traces[job]) continue;
     for (const line of fs.readFileSync(traces[job], 'utf8').split('\n')) {
-      const [, n, w] = /^\{"n":(\d+),"w":(\d+)/.exec(line)?.map(Number) ?? [];
+      const n = Number(/^\{"n":(\d+)/.exec(line)?.[1]);
       if (!(n > run.inited.execs)) continue;
       trace.add(`${line}\n`);
-      traceExecs += w;
+      traceExecs++;
     }
   }
   return {

@@ -21,10 +21,9 @@ const kMaxWeight = 1 << 20;
 
 class CheckedBefore {
   constructor() {
-    this.results = new Map();  // key -> { result, weight, cost }, the least recently used first
+    this.results = new Map();  // key -> { result, weight }, the least recently used first
     this.weight = 0;
     this.hits = 0;
-    this.cost = undefined;  // ms the last input's check took when it was first checked (the bench's trace)
   }
 
   // The result of the check `type` of `input`: its differences remembered,
@@ -36,12 +35,9 @@ class CheckedBefore {
       this.hits++;
       this.results.delete(key);
       this.results.set(key, known);
-      this.cost = known.cost;
       return known.result;
     }
-    const start = performance.now();
     const result = check();
-    this.cost = performance.now() - start;
     if (result === undefined) return result;  // no result: the check's worker crashed or hung
     const weight = key.length;
     if (weight <= kMaxWeight) {
@@ -51,7 +47,7 @@ class CheckedBefore {
         this.weight -= w;
       }
       const kept = result && { type: result.type, input: result.input, differences: result.differences };
-      this.results.set(key, { result: kept, weight, cost: this.cost });
+      this.results.set(key, { result: kept, weight });
       this.weight += weight;
     }
     return result;

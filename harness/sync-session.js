@@ -65,8 +65,7 @@ class SyncSession {
     this.knownCrash = new KnownCrash(onLoss);
     // Told of each input checked whole in this process or in the worker
     // apart, or given the result of such a check again, with the check's
-    // type and the ms it took when first run (the bench's trace of codec
-    // calls, fuzzers/jazzer/target.js).
+    // type (the bench's trace of codec calls, fuzzers/jazzer/target.js).
     this.onChecked = null;
     this.local = {};
     for (const name of ['a', 'b']) {
@@ -144,7 +143,7 @@ class SyncSession {
       () => runSync(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
     const result = isolate || full ? run() : this.checked.get(type, input, run);
     if (result === undefined) return this.check(type, input, true);  // the worker apart crashed or hung
-    if (here) this.onChecked?.(type, input, isolate || full ? undefined : this.checked.cost);
+    if (here) this.onChecked?.(type, input);
     return result;
   }
 

@@ -32,15 +32,7 @@ class Trace {
 
   // Whether the next record is one to write.
   drawn() {
-    return this.weight() > 0;
-  }
-
-  // How many records the next one stands for when it is to be written, else
-  // 0: `every` when drawn, 1 when it must be written (`always`).
-  weight(always = false) {
-    if (this.discard || this.paused) return 0;
-    if (always || this.every <= 1) return 1;
-    return Math.random() * this.every < 1 ? this.every : 0;
+    return !this.discard && !this.paused && (this.every <= 1 || Math.random() * this.every < 1);
   }
 
   write(record) {

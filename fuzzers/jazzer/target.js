@@ -58,37 +58,25 @@ const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDI
 const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
 });
-// For the bench only (bench/engine-run.js): this process's inputs, numbered,
-// each with its check when that ran whole in this process or its worker
-// apart, or gave the result it gives again (checked-before.js): the codec
-// calls the input stands for. One run isolated (its native side in a worker,
-// where a crash may take it down) is a number alone. An input whose check
-// took kHeavyMs or more when first run is written each time, the others one
-// in ten, drawn at random, each with the number of inputs it stands for (w):
-// with a tenth of them all, the few heavy inputs of a run (a MiB value, a
-// deep nest) fell in it or not, and the bare cost of one bench's three value
-// runs went from 24 to 584 and 791 µs an exec.
+// For the bench only (bench/engine-run.js): a random tenth of this process's
+// inputs, numbered, each with its check when that ran whole in this process
+// or its worker apart, or gave the result it gives again (checked-before.js):
+// the codec calls the input stands for. One run isolated (its native side in
+// a worker, where a crash may take it down) is a number alone.
 const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
-const kHeavyMs = 2;
 const codecs = { a: sides.a.codec, b: sides.b.codec };
 let inputNumber = 0;
 let checkedWhole = null;
-let checkedMs = 0;
 if (trace) {
-  session.onChecked = (type, input, ms) => {
-    checkedWhole = input;
-    checkedMs = ms ?? 0;
-  };
+  session.onChecked = (type, input) => { checkedWhole = input; };
   // An interrupted target ends without it (see harness/trace.js); a target run for -runs does not.
   process.on('exit', () => trace.flush());
 }
 function traceInput(type, input) {
   inputNumber++;
-  const whole = checkedWhole === input;
-  const w = trace?.weight(whole && checkedMs >= kHeavyMs);
-  if (w) {
-    const fields = { n: inputNumber, w };
-    trace.add(whole ? trace.checkLine(type, input, codecs, fields) : `${JSON.stringify(fields)}\n`);
+  if (trace?.drawn()) {
+    const n = inputNumber;
+    trace.add(checkedWhole === input ? trace.checkLine(type, input, codecs, { n }) : `${JSON.stringify({ n })}\n`);
   }
   checkedWhole = null;
 }

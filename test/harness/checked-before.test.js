@@ -36,23 +36,6 @@ describe('results checked before', function () {
     assert.equal(memo.hits, 1);
   });
 
-  // The bench's trace weighs an input by it (fuzzers/jazzer/target.js).
-  it('tell how long an input\'s check took when it was first run, given again too', function () {
-    const memo = new CheckedBefore();
-    const slow = () => {
-      const until = performance.now() + 5;
-      while (performance.now() < until);
-      return { type: 'value', differences: [] };
-    };
-    memo.get('value', number(1), slow);
-    const first = memo.cost;
-    assert.ok(first >= 5, `${first} ms`);
-    memo.get('value', number(1), () => assert.fail('checked again'));
-    assert.equal(memo.cost, first);
-    memo.get('value', number(2), () => ({ type: 'value', differences: [] }));
-    assert.ok(memo.cost < first);
-  });
-
   it('keep no input of more than a MiB of text, and 8,192 inputs at most', function () {
     const memo = new CheckedBefore();
     const check = counting();
