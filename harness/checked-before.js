@@ -21,8 +21,8 @@ const kMaxWeight = 1 << 20;
 
 class CheckedBefore {
   constructor() {
-    this.results = new Map();  // key -> { result, weight }, the least recently used first
-    this.weight = 0;
+    this.results = new Map();  // key -> what is kept of its result, the least recently used first
+    this.weight = 0;           // the keys' length, all told
     this.hits = 0;
   }
 
@@ -30,25 +30,23 @@ class CheckedBefore {
   // or the whole result that check() gives.
   get(type, input, check) {
     const key = `${type}\t${JSON.stringify(input)}`;
-    const known = this.results.get(key);
-    if (known) {
+    if (this.results.has(key)) {
+      const known = this.results.get(key);
       this.hits++;
       this.results.delete(key);
       this.results.set(key, known);
-      return known.result;
+      return known;
     }
     const result = check();
     if (result === undefined) return result;  // no result: the check's worker crashed or hung
-    const weight = key.length;
-    if (weight <= kMaxWeight) {
-      for (const [oldest, { weight: w }] of this.results) {
-        if (this.weight + weight <= kWeight && this.results.size < kEntries) break;
+    if (key.length <= kMaxWeight) {
+      for (const oldest of this.results.keys()) {
+        if (this.weight + key.length <= kWeight && this.results.size < kEntries) break;
         this.results.delete(oldest);
-        this.weight -= w;
+        this.weight -= oldest.length;
       }
-      const kept = result && { type: result.type, input: result.input, differences: result.differences };
-      this.results.set(key, { result: kept, weight });
-      this.weight += weight;
+      this.results.set(key, result && { type: result.type, input: result.input, differences: result.differences });
+      this.weight += key.length;
     }
     return result;
   }
