@@ -293,7 +293,7 @@ class SyncWorker {
     const until = Date.now() + kStartMs;
     try {
       while (worker.pid === null && Date.now() < until) {
-        if (this.#nextMessage(worker) === null) Atomics.wait(pause, 0, 0, 1);
+        if (this.#nextMessage(worker) === null) waitReadable(worker.fromWorker, 1);
       }
     } catch { /* a line cut short: the worker is going anyway */ }
     try {
