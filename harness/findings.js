@@ -71,14 +71,15 @@ class FindingStore {
   // new finding is written in a folder of its own and renamed into place:
   // of two processes that save one difference at once (two engines, or two
   // libFuzzer processes of a target), the first keeps its input and the
-  // other counts it as seen again.
+  // other counts it as seen again. `result` may be a function that gives
+  // it, asked only when the finding is written.
   record(result, difference, { sides, origin }) {
     const folder = this.folderFor(sides, difference.signature);
     if (fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
     // A folder left without finding.json (a process killed while saving) is written in place.
     const staging = fs.existsSync(folder) ? folder : `${folder}.${process.pid}.tmp`;
     fs.mkdirSync(staging, { recursive: true });
-    writeFinding(staging, folder, result, difference, { sides, origin });
+    writeFinding(staging, folder, typeof result === 'function' ? result() : result, difference, { sides, origin });
     if (staging === folder) return { folder, isNew: true };
     const failed = putInPlace(staging, folder);
     if (failed && fs.existsSync(path.join(folder, kMeta))) return countUp(folder);

@@ -144,8 +144,8 @@ function fuzzOne(target, data) {
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;
-    // Whole, should the saved finding be gone and be written again.
-    recorder.countAgain(first.outcomes ? first : session.checkInFull(type, input), difference);
+    // A result given again holds its differences alone: the whole one, should the finding be written anew.
+    recorder.countAgain(() => session.checkInFull(type, input), difference);
     announce('seen-again', difference.signature);
   }
   for (const difference of fresh) {

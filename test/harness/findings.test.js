@@ -64,6 +64,22 @@ describe('findings folder', function () {
     assert.equal(fs.readFileSync(path.join(first.folder, 'input.json'), 'utf8'), input);
   });
 
+  // A Jazzer.js target holds the differences alone of a result given again (checked-before.js).
+  it('asks for a result given as a function only when it writes the finding', function () {
+    const store = new FindingStore(dir);
+    const asked = [];
+    const whole = () => {
+      asked.push(true);
+      return result;
+    };
+    const first = store.record(whole, result.differences[0], { sides, origin: {} });
+    assert.equal(first.isNew, true);
+    assert.equal(FindingStore.read(first.folder).outcomes.serialize.a.kind, result.outcomes.serialize.a.kind);
+    assert.deepEqual(store.record(whole, result.differences[0], { sides, origin: {} }),
+      { folder: first.folder, isNew: false });
+    assert.equal(asked.length, 1, 'asked again to count a saved finding up');
+  });
+
   it('keeps one whole finding when several processes save it at once', async function () {
     const file = path.join(dir, '..', `${path.basename(dir)}.json`);
     fs.writeFileSync(file, JSON.stringify({ result, sides }));
