@@ -15,6 +15,7 @@ const { FindingRecorder } = require('../harness/findings');
 const { StoppedError } = require('../harness/errors');
 const { isSharedDefect } = require('../harness/roundtrip');
 
+// Inputs a turn draws, unless its property says (definitions.js).
 const kRunsPerTurn = 40;
 // Turns in flight per batch worker besides the one looked at: a turn waits
 // for its screened inputs (see batches.js), which a crash of the
@@ -37,10 +38,11 @@ async function runProperties(options) {
   const started = Date.now();
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
   // A turn's property, seed and number of inputs, given the runs done before it.
-  const plan = (turn, runsBefore) => ({
-    turn, name: names[turn % names.length], seed: (state.seed + turn) | 0,
-    numRuns: Math.min(kRunsPerTurn, maxRuns - runsBefore),
-  });
+  const cycle = turnCycle(names);
+  const plan = (turn, runsBefore) => {
+    const name = cycle[turn % cycle.length];
+    return { turn, name, seed: (state.seed + turn) | 0, numRuns: Math.min(runsPerTurn(name), maxRuns - runsBefore) };
+  };
   // Turns drawn and sent to be checked ahead of the one looked at, so that
   // a batch worker always has one queued while the host reads another.
   // Per-operation checks share one worker per binary with a shrink: of an
@@ -93,6 +95,21 @@ async function runProperties(options) {
   // The batch workers' coverage counts are written as they end.
   await options.session.batches.settle();
   return done;
+}
+
+const runsPerTurn = (name) => properties[name].runsPerTurn ?? kRunsPerTurn;
+
+// The properties in the order their turns come round: in each cycle every
+// property draws as many inputs as the others, one with fewer inputs a turn
+// having more turns, spread over the cycle.
+function turnCycle(names) {
+  const most = Math.max(...names.map(runsPerTurn));
+  const turns = (name) => Math.ceil(most / runsPerTurn(name));
+  const cycle = [];
+  for (let round = 0; round < Math.max(...names.map(turns)); round++) {
+    cycle.push(...names.filter((name) => round < turns(name)));
+  }
+  return cycle;
 }
 
 // A difference already saved in the store is seen again only in a run with a
@@ -264,4 +281,4 @@ function summary(state, started) {
   };
 }
 
-module.exports = { runProperties, runExhaustive };
+module.exports = { runProperties, runExhaustive, turnCycle, runsPerTurn };
