@@ -80,6 +80,13 @@ function waitReadable(fd, ms) {
   else Atomics.wait(pause, 0, 0, Math.min(ms, kPollMs));
 }
 
+// Runs the callbacks this process's event loop has ready, the closing of
+// handles among them, for a process that never returns to its loop (see
+// forkserver.c); without the library, nothing.
+function runEventLoopOnce() {
+  loadedLibrary()?.runEventLoopOnce?.();
+}
+
 // A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
 // stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
 // share: from its first request on, as a spare does not write), pid,
@@ -247,4 +254,6 @@ class ForkServer {
   }
 }
 
-module.exports = { ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf };
+module.exports = {
+  ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, runEventLoopOnce, exitOf,
+};

@@ -176,6 +176,31 @@ describe('synchronous worker', function () {
       }
     });
 
+    // A Jazzer.js --sync target never returns to its event loop, where closed handles are freed.
+    it('runs the event loop once for a process that never returns to it, freeing closed ports', function () {
+      const script = `
+        const { MessageChannel } = require('node:worker_threads');
+        const { runEventLoopOnce } = require(${JSON.stringify(require.resolve('../../harness/fork-server'))});
+        globalThis.gc();
+        const before = process.memoryUsage().heapUsed;
+        for (let i = 1; i <= 10000; i++) {
+          const { port1, port2 } = new MessageChannel();
+          port1.close();
+          port2.close();
+          if (process.argv[1] === 'loop' && i % 256 === 0) runEventLoopOnce();
+        }
+        globalThis.gc();
+        console.log(process.memoryUsage().heapUsed - before);`;
+      const grown = (how) => {
+        const run = spawnSync(node26, ['--expose-gc', '-e', script, how], { encoding: 'utf8' });
+        assert.equal(run.status, 0, run.stderr);
+        return Number(run.stdout) / 2 ** 20;
+      };
+      // About 2 KB of heap a channel until its ports' close callbacks run.
+      assert.ok(grown('never') > 10, 'the closed ports were freed without the loop: the test shows nothing');
+      assert.ok(grown('loop') < 3, 'the closed ports stayed after the loop ran');
+    });
+
     it('is left for fresh node processes when a binary cannot run it', function () {
       // A node that refuses V8's --single-threaded, as a runtime without it would.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-test-'));
