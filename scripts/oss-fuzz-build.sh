@@ -16,6 +16,12 @@ cd "$SRC/$project"
 # The development packages (test schemas, the bench's renderer) are not shipped.
 npm ci --no-audit --no-fund --omit=dev
 
+# The library a Jazzer.js target loads (its workers' FIFOs and their answers,
+# and its event loop run between inputs, without which the value target's
+# closed MessagePorts are never freed) and its workers' fork server; without
+# a C compiler, a notice, and the targets run without them.
+scripts/build-native.sh forkserver
+
 # The project travels with its wrappers.
 rm -rf "${OUT:?}/$project"
 mkdir -p "$OUT/$project"
