@@ -30,8 +30,8 @@ class CheckedBefore {
   // or the whole result that check() gives.
   get(type, input, check) {
     const key = `${type}\t${JSON.stringify(input)}`;
-    if (this.results.has(key)) {
-      const known = this.results.get(key);
+    const known = this.results.get(key);  // null: nothing to check
+    if (known !== undefined) {
       this.hits++;
       this.results.delete(key);
       this.results.set(key, known);

@@ -105,8 +105,9 @@ const runsPerTurn = (name) => properties[name].runsPerTurn ?? kRunsPerTurn;
 function turnCycle(names) {
   const most = Math.max(...names.map(runsPerTurn));
   const turns = (name) => Math.ceil(most / runsPerTurn(name));
+  const rounds = Math.max(...names.map(turns));
   const cycle = [];
-  for (let round = 0; round < Math.max(...names.map(turns)); round++) {
+  for (let round = 0; round < rounds; round++) {
     cycle.push(...names.filter((name) => round < turns(name)));
   }
   return cycle;
