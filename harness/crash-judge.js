@@ -3,8 +3,8 @@
 // ipc_serdes, copying a host object's own enumerable keys, reads the value of
 // the first and dies when that key is a Smi index key: GetOwnPropertyNames
 // lists index keys first, in ascending order. A codec that reaches such a
-// host object, whose first key holds a value (a getter would run user code
-// first), crashes there.
+// host object crashes there, once it has read the key's value: a getter of
+// that key runs first (user code), and the crash comes only if it returns.
 // Whether the codec under test reaches one is found in this process, without
 // the crash:
 //  1. V8's serializer walks the value with a host-object hook that notes
@@ -18,9 +18,12 @@
 //     reads is that of the host object that would crash: it walked the same
 //     values as it would have on the input itself, in the same state (no
 //     user code ran before, as `effects` shows), up to that host object,
-//     where it would have read the value of its first key and died.
+//     where it would have read the value of its first key and died. A getter
+//     of that key is run there, on the host object given back its own keys
+//     (the state in which the codec would run it): one that returns leaves
+//     the crash to come; one that throws takes it away.
 // Anything else (no marker read, the marker of another host object, user
-// code before it, an error of the walk) is no judgment: the
+// code before it, a getter that throws, an error of the walk) is no judgment: the
 // input runs in a worker, as before. KnownCrash (below) applies judgments
 // only once a worker has shown that crash for an input judged so, and has a
 // worker check every kAuditEvery-th: a judgment that ever disagrees with a
@@ -60,8 +63,6 @@ class HostProbe extends v8.Serializer {
     if (first === undefined) return this.writeValue({ ...object });
     this.hosts.push({ object });
     if (Number(first) > kMaxSmi) return this.writeValue({ ...object });
-    // Read with a getter, it runs user code before the crash, which might not come.
-    if (!Object.hasOwn(Reflect.getOwnPropertyDescriptor(object, first), 'value')) throw new Error('a getter first');
     throw new Stop();
   }
 }
@@ -80,17 +81,36 @@ function probeHosts(value, effects) {
   }
 }
 
+// Sets an object's own keys to `keys` ([key, descriptor] pairs, in order);
+// false when one cannot be taken away.
+function setKeys(object, keys) {
+  for (const key of Reflect.ownKeys(object)) if (!Reflect.deleteProperty(object, key)) return false;
+  for (const [key, descriptor] of keys) Object.defineProperty(object, key, descriptor);
+  return true;
+}
+
 // Gives a host object a marker key, read by `get`, in place of its index keys
 // and before its other keys, so that a codec copying its keys reads the
-// marker first; false when its keys cannot be changed so.
+// marker first. Returns its own keys as they were ([key, descriptor] pairs),
+// or null when its keys cannot be changed so.
 function mark(object, get) {
-  if (!Object.isExtensible(object)) return false;
-  const rest = Reflect.ownKeys(object).filter((key) => !isIndex(key))
-    .map((key) => [key, Reflect.getOwnPropertyDescriptor(object, key)]);
-  for (const key of Reflect.ownKeys(object)) if (!Reflect.deleteProperty(object, key)) return false;
-  Object.defineProperty(object, kMarker, { enumerable: true, configurable: true, get });
-  for (const [key, descriptor] of rest) Object.defineProperty(object, key, descriptor);
-  return true;
+  if (!Object.isExtensible(object)) return null;
+  const own = Reflect.ownKeys(object).map((key) => [key, Reflect.getOwnPropertyDescriptor(object, key)]);
+  const marker = [kMarker, { enumerable: true, configurable: true, get }];
+  return setKeys(object, [marker, ...own.filter(([key]) => !isIndex(key))]) ? own : null;
+}
+
+// Whether reading the first index key of a host object given back its own
+// keys returns (a value, or what its getter returns) rather than throws.
+function readReturns(object, own) {
+  if (!setKeys(object, own)) return false;
+  const [, descriptor] = own.find(([key, { enumerable }]) => enumerable && isIndex(key));
+  try {
+    descriptor.get?.call(object);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Whether `codec` serializing the value of `input` reaches the known crash
@@ -117,19 +137,20 @@ function reaches(value, effects, codec) {
   const hosts = probeHosts(value, effects);
   if (!hosts) return false;
   let reached = null;
+  const crashing = hosts.at(-1).object;
   for (const { object } of hosts) {
-    const marked = mark(object, () => {
-      reached ??= { object, effects: effects.length };
+    const own = mark(object, () => {
+      reached ??= { object, effects: effects.length, returns: object === crashing && readReturns(object, own) };
       throw new Stop();
     });
-    if (!marked) return false;
+    if (!own) return false;
   }
   try {
     codec.serialize(value);
   } catch {
     // The marker's Stop, or an error of the codec: `reached` tells which came first.
   }
-  return reached !== null && reached.effects === 0 && reached.object === hosts.at(-1).object;
+  return reached !== null && reached.effects === 0 && reached.object === crashing && reached.returns;
 }
 
 // The outcomes of the known crash, judged for inputs a worker would run.

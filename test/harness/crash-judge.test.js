@@ -18,8 +18,12 @@ const cases = {
   'a port with an index key': [port([['x', num], ['0', num]]), true],
   'a certificate inside an object':
     [{ k: 'object', props: [['a', num], ['h', { k: 'host', type: 'x509', props: [['3', num]] }]] }, true],
-  'an index key read by a getter': [port([], [getter('5')]), false],
+  'an index key read by a getter': [port([], [getter('5')]), true],
   'an index key whose getter throws': [port([], [{ op: 'define', key: '0', get: { throws: 'no' } }]), false],
+  'an index key whose getter takes it and another away':
+    [port([['x', num]], [getter('0', [{ op: 'delete', key: '0' }, { op: 'delete', key: 'x' }])]), true],
+  'an index key whose getter throws after a non-enumerable one':
+    [port([], [{ op: 'define', key: '0', value: num, enumerable: false }, { op: 'define', key: '1', get: { throws: 'no' } }]), false],
   'a getter of the port itself': [port([['0', num]], [getter('x')]), true],
   'a getter met after the port': [{ k: 'array', items: [port([['0', num]]), withGetter] }, true],
   'a getter met before the port': [{ k: 'array', items: [withGetter, port([['0', num]])] }, false],
@@ -47,6 +51,7 @@ describe('crash judge', function () {
     // User code met first may change what follows: these getters take the crash away.
     assert.equal(seen['a getter before the port that takes its key away'].kind, 'ok');
     assert.equal(seen['an index key whose getter throws'].kind, 'reject');
+    assert.equal(seen['an index key whose getter throws after a non-enumerable one'].kind, 'reject');
     assert.equal(seen['a getter met before the port'].kind, 'crash');
   });
 
