@@ -6,7 +6,10 @@
 // worker, canonical trees, comparison. Values are built and frames and reads
 // cut once, before timing. A line that names a whole check ({ check, input,
 // codecs }, as a batch ran it) stands for the requests that check makes,
-// found by running it here once; a line with neither, for none. Prints one
+// found by running it here once; of a check whose input the crash screen
+// knows (`screened`), made in a Jazzer.js target with its native side in a
+// worker, those of the other side and the decoding of that side's frame. A
+// line with neither stands for none. Prints one
 // JSON line: the seconds the codec calls of the whole trace take.
 //   node --expose-internals bench/bare-cost.js TRACE
 
@@ -15,7 +18,7 @@ const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
 const { createOps } = require('../harness/ops');
-const { screen } = require('../harness/crash-screen');
+const { screen, mayCrash } = require('../harness/crash-screen');
 const { runSync } = require('../harness/checks');
 const { allChecks, onRecipes } = require('../harness/recipe-checks');
 const { median } = require('./stats');
@@ -129,6 +132,8 @@ function sweep(requests, eachWindow) {
   }
 }
 
+const kKnownCrash = { kind: 'crash', signal: 'SIGSEGV', code: null, stderr: '' };
+
 // The requests a trace line stands for. The frame and stream checks' own
 // serializations of their pool recipes are left out: a batch worker makes
 // each once and keeps it (recipe-checks.js FramesOnA).
@@ -140,6 +145,8 @@ function requestsOf(line) {
   const kept = onRecipes(line.check);
   runSync(allChecks[line.check], (side, request) => {
     const withCodec = { ...request, codec: line.codecs[side] };
+    // Taken as the known crash, as most are: the frames of those that are not go undecoded.
+    if (line.screened && request.op === 'serialize' && mayCrash(withCodec.codec)) return { ...kKnownCrash };
     if (!(kept && request.op === 'serialize')) requests.push(withCodec);
     return ops[request.op](withCodec);
   }, line.input);

@@ -15,10 +15,11 @@
 // its traceExecs are then a tenth of the run's execs. For a Jazzer.js target
 // a random tenth of the inputs its processes ran after their seed corpus
 // (those timed), each with its check when that ran in the target's process
-// or its worker apart, or gave its result again (the codec calls it stands
-// for, which a loop without the harness would make), and its traceExecs the
-// number of those inputs: one run isolated (its native side in a worker)
-// made no codec call to time.
+// (its native side in a worker, when screened) or its worker apart, or gave
+// its result again (the codec calls it stands for, which a loop without the
+// harness would make), and its traceExecs the number of those inputs: one
+// that ended an earlier process (every request of it in a worker) made no
+// codec call to time.
 // Its corpus stood for its inputs before; each of its entries counted once,
 // and a few heavy ones (a MiB value, a deep nest) among 600 took the bare
 // cost from 78 to 555 and 940 µs an exec in two of a bench's three runs.

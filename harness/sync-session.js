@@ -63,9 +63,10 @@ class SyncSession {
     this.lost = new Map();  // the hash of a request's text -> the crash or hang it got
     this.checked = new CheckedBefore();
     this.knownCrash = new KnownCrash(onLoss);
-    // Told of each input checked whole in this process or in the worker
-    // apart, or given the result of such a check again, with the check's
-    // type (the bench's trace of codec calls, fuzzers/jazzer/target.js).
+    // Told of each input checked in this process (its native side in a
+    // worker when screened) or in the worker apart, or given the result of
+    // such a check again, with the check's type and whether it was screened
+    // (the bench's trace of codec calls, fuzzers/jazzer/target.js).
     this.onChecked = null;
     this.local = {};
     for (const name of ['a', 'b']) {
@@ -143,7 +144,7 @@ class SyncSession {
       () => runSync(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
     const result = isolate || full ? run() : this.checked.get(type, input, run);
     if (result === undefined) return this.check(type, input, true);  // the worker apart crashed or hung
-    if (here) this.onChecked?.(type, input);
+    if (here || isolated === 'input') this.onChecked?.(type, input, isolated === 'input');
     return result;
   }
 

@@ -67,16 +67,17 @@ const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
 });
 // For the bench only (bench/engine-run.js): a random tenth of this process's
-// inputs, numbered, each with its check when that ran whole in this process
-// or its worker apart, or gave the result it gives again (checked-before.js):
-// the codec calls the input stands for. One run isolated (its native side in
-// a worker, where a crash may take it down) is a number alone.
+// inputs, numbered, each with its check when that ran in this process, its
+// native side in a worker if the crash screen knows its shape (`screened`),
+// or whole in its worker apart, or gave the result it gives again
+// (checked-before.js): the codec calls the input stands for. One that ended
+// an earlier process (every request of it in a worker) is a number alone.
 const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
 const codecs = { a: sides.a.codec, b: sides.b.codec };
 let inputNumber = 0;
-let checkedWhole = null;
+let checked = null;
 if (trace) {
-  session.onChecked = (type, input) => { checkedWhole = input; };
+  session.onChecked = (type, input, screened) => { checked = { input, screened }; };
   // An interrupted target ends without it (see harness/trace.js); a target run for -runs does not.
   process.on('exit', () => trace.flush());
 }
@@ -84,9 +85,11 @@ function traceInput(type, input) {
   inputNumber++;
   if (trace?.drawn()) {
     const n = inputNumber;
-    trace.add(checkedWhole === input ? trace.checkLine(type, input, codecs, { n }) : `${JSON.stringify({ n })}\n`);
+    trace.add(checked?.input === input ?
+      trace.checkLine(type, input, codecs, checked.screened ? { n, screened: true } : { n }) :
+      `${JSON.stringify({ n })}\n`);
   }
-  checkedWhole = null;
+  checked = null;
 }
 
 const recorder = new FindingRecorder({

@@ -99,23 +99,27 @@ describe('bench', function () {
       { check: 'recipeFrame', input: { recipe: { k: 'number', v: 1 }, corruption: { k: 'truncate', at: 3 } }, codecs },
       // A Jazzer.js input that made no codec call in its process: a number alone.
       { n: 7 },
+      // A Jazzer.js input shaped like the known native crash: its native
+      // serialization ran in a worker, the rest (a's, and both decoding a's frame) here.
+      { n: 8, screened: true, check: 'value', input: { recipe: { k: 'port', props: [['0', { k: 'number', v: 1 }]] } },
+        codecs },
     ];
     fs.writeFileSync(trace, lines.map((r) => JSON.stringify(r)).join('\n'));
     try {
       const r = nodeJson(head, ['--expose-internals', '--no-warnings', path.join(benchDir, 'bare-cost.js'), trace]);
-      assert.equal(r.requests, 3);
-      assert.equal(r.calls, 4 + 2);
+      assert.equal(r.requests, 4);
+      assert.equal(r.calls, 4 + 2 + 3);
       assert.ok(positive(r.seconds), JSON.stringify(r));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('has a Jazzer.js target trace a tenth of its inputs, numbered, one not checked as a number alone', function () {
+  // The trace lines of a Jazzer.js value target given `count` times a seed of the known native crash.
+  function screenedSeedTrace(count, env) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-test-'));
     const trace = path.join(dir, 'trace.jsonl');
     const root = path.join(__dirname, '..', '..');
-    // A seed of the known native crash: with IPCFUZZ_SCREENED=skip the target checks none of it.
     const script = `
       const fs = require('node:fs');
       const path = require('node:path');
@@ -125,19 +129,30 @@ describe('bench', function () {
       const seeds = ${JSON.stringify(path.join(root, 'corpus', 'jazzer', 'value'))};
       const screened = fs.readdirSync(seeds).sort().map((f) => fs.readFileSync(path.join(seeds, f)))
         .find((bytes) => screen(inputs.value(bytes)));
-      for (let i = 0; i < 300; i++) fuzzOne('value', screened);`;
+      for (let i = 0; i < ${count}; i++) fuzzOne('value', screened);`;
     try {
       execFileSync(head, ['--expose-internals', '--no-warnings', '-e', script],
-        { env: { ...process.env, IPCFUZZ_TRACE: trace, IPCFUZZ_SCREENED: 'skip' } });
-      const lines = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      assert.ok(lines.length > 0 && lines.length < 100, `${lines.length} lines for 300 inputs`);
-      const numbers = lines.map((l) => l.n);
-      assert.deepEqual(numbers, [...numbers].sort((x, y) => x - y));
-      assert.ok(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 300));
-      assert.deepEqual(lines.filter((l) => Object.keys(l).length !== 1), []);
+        { env: { ...process.env, IPCFUZZ_TRACE: trace, ...env } });
+      return fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('has a Jazzer.js target trace a tenth of its inputs, numbered, one not checked as a number alone', function () {
+    // With IPCFUZZ_SCREENED=skip the target checks none of the seed.
+    const lines = screenedSeedTrace(300, { IPCFUZZ_SCREENED: 'skip' });
+    assert.ok(lines.length > 0 && lines.length < 100, `${lines.length} lines for 300 inputs`);
+    const numbers = lines.map((l) => l.n);
+    assert.deepEqual(numbers, [...numbers].sort((x, y) => x - y));
+    assert.ok(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 300));
+    assert.deepEqual(lines.filter((l) => Object.keys(l).length !== 1), []);
+  });
+
+  it('has a Jazzer.js target trace a screened input with its check, marked', function () {
+    const lines = screenedSeedTrace(200, {});
+    assert.ok(lines.length > 0, 'no line for 200 inputs');
+    for (const line of lines) assert.deepEqual(Object.keys(line), ['n', 'screened', 'check', 'input', 'codecs']);
   });
 
   it('summarizes with medians, and a hunt not found as longer than any found', function () {

@@ -59,25 +59,31 @@ describe('synchronous session', function () {
   });
 
   // The bench's trace of a Jazzer.js target's codec calls (fuzzers/jazzer/target.js).
-  it('tells of each input checked in-process, given its result again too, not of one isolated', async function () {
+  it('tells of each input checked in-process, given its result again too, and whether it was screened',
+    async function () {
     const script = `
       const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       const told = [];
-      s.onChecked = (type, input) => told.push([type, input]);
+      s.onChecked = (type, input, screened) => told.push([type, input, screened]);
       const plain = { recipe: { k: 'number', v: 1 } };
       const again = { recipe: { k: 'number', v: 1 } };
       // An index key on a host object: the screen sends its native side to a worker.
       const screened = { recipe: { k: 'host', type: 'secret-key', props: [['0', { k: 'null' }]] } };
-      for (const input of [plain, again, screened]) s.check('value', input);
-      const which = (input) => [plain, again, screened].indexOf(input);
-      process.stdout.write(JSON.stringify({ told: told.map(([type, input]) => [type, which(input)]),
+      const crashed = { recipe: { k: 'number', v: 2 } };
+      for (const input of [plain, again, screened, screened]) s.check('value', input);
+      // One that ended an earlier process runs every request of it in a worker.
+      s.check('value', crashed, true);
+      const which = (input) => [plain, again, screened, crashed].indexOf(input);
+      process.stdout.write(JSON.stringify({ told: told.map(([type, input, screened]) => [type, which(input), screened]),
         workers: s.workers.size }));
       s.close();`;
     const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { told: [['value', 0], ['value', 1]], workers: 1 });
+    assert.deepEqual(JSON.parse(run.stdout), {
+      told: [['value', 0, false], ['value', 1, false], ['value', 2, true], ['value', 2, true]], workers: 1,
+    });
   });
 
   // libFuzzer's mutations of a crashing input often leave its recipe as it was.
