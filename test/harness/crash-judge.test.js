@@ -22,8 +22,9 @@ const cases = {
   'an index key whose getter throws': [port([], [{ op: 'define', key: '0', get: { throws: 'no' } }]), false],
   'an index key whose getter takes it and another away':
     [port([['x', num]], [getter('0', [{ op: 'delete', key: '0' }, { op: 'delete', key: 'x' }])]), true],
-  'an index key whose getter throws after a non-enumerable one':
-    [port([], [{ op: 'define', key: '0', value: num, enumerable: false }, { op: 'define', key: '1', get: { throws: 'no' } }]), false],
+  'an index key whose getter throws after a non-enumerable one': [port([], [
+    { op: 'define', key: '0', value: num, enumerable: false },
+    { op: 'define', key: '1', get: { throws: 'no' } }]), false],
   'a getter of the port itself': [port([['0', num]], [getter('x')]), true],
   'a getter met after the port': [{ k: 'array', items: [port([['0', num]]), withGetter] }, true],
   'a getter met before the port': [{ k: 'array', items: [withGetter, port([['0', num]])] }, false],
