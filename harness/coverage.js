@@ -5,6 +5,8 @@
 // process started with IPCFUZZ_COVERAGE_DIR (the Jazzer.js targets, and the
 // fuzz command itself) keeps its counts in a file of that folder, so that the
 // fuzz command can add up all engines. A class never met shows as zero.
+// This module walks recipes and keeps the counts; which classes a node is
+// of, value-classes.js says.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,12 +16,7 @@ const { tags } = require('./wire');
 const { annotateFrame } = require('./annotate');
 const { frameOf } = require('./ops');
 const { integerKeyClasses } = require('./recipes/vocabulary');
-
-const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
-  'preventExtensions'];
-const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
-  'throw'];
-const lengthClasses = [0, 1, 63, 64, 65, 4096, 65536, 1 << 20];
+const { kindClasses, stepClasses, stepOps, getterEffects, lengthClasses } = require('./value-classes');
 
 // Tags that Node's advanced serializer writes for no value a recipe builds:
 // legacy formats V8 only reads, transfers and shared memory (which the IPC
@@ -71,13 +68,6 @@ function flatCounts() {
   return flat;
 }
 
-const lengthClassOf = new Set(lengthClasses);
-const integerKeyClassOf = new Set(integerKeyClasses);
-const primitiveKinds = new Set(['undefined', 'null', 'bool', 'number', 'bigint', 'string']);
-const kTwoByte = /[\u0100-\uffff]/;
-const kSurrogatePairs = /[\ud800-\udbff][\udc00-\udfff]/g;
-const kSurrogate = /[\ud800-\udfff]/;
-
 // Each node's fields are read once and only those of its kind: in the
 // workers that check the inputs changing built-in prototypes, every property
 // read meets its inline cache emptied by the last check's change (see
@@ -89,71 +79,12 @@ function countNode(node, top) {
     return;
   }
   const { k, op } = node;
-  if (typeof k === 'string') countKind(node, k, top);
-  if (typeof op === 'string') countStep(node, op);
+  if (typeof k === 'string') kindClasses(node, k, top, add);
+  if (typeof op === 'string') stepClasses(node, op, add);
   for (const key in node) {
     const child = node[key];
     if (typeof child === 'object') countNode(child, false);
   }
-}
-
-function countKind(node, k, top) {
-  add('kind', k);
-  if (top && primitiveKinds.has(k)) add('message', 'primitive');
-  const { props } = node;
-  if (Array.isArray(props)) {
-    for (let i = 0; i < props.length; i++) if (integerKeyClassOf.has(props[i][0])) add('integer key', props[i][0]);
-  }
-  switch (k) {
-    case 'port':
-      add('host', 'port');
-      break;
-    case 'host':
-      add('host', node.type);
-      break;
-    case 'string':
-      if (typeof node.v === 'string') countString(node.v, node.repeat ?? 1, node.shape);
-      break;
-    case 'nest':
-      add('depth', node.depth >= 10000 ? 'nest 10000+' : node.depth >= 1000 ? 'nest 1000' : 'nest 2-100');
-      break;
-    case 'range':
-      if (node.n >= 1000) add('array', (node.every ?? 1) > 1 ? 'long holey' : 'long packed');
-      break;
-    case 'view':
-      if (typeof node.bytes === 'string') countView(node.bytes.length / 2 * (node.repeat ?? 1));
-      break;
-    case 'shapes':
-      if (node.rows?.length > 1) add('hidden class', node.then?.length ? 'changed' : 'shared');
-      break;
-  }
-}
-
-function countString(v, repeat, shape) {
-  const length = v.length * repeat;
-  if (lengthClassOf.has(length)) add('string length', String(length));
-  add('string shape', shape ?? 'literal');
-  // A lone surrogate is two-byte too: most strings are neither.
-  if (!kTwoByte.test(v)) return;
-  add('string shape', 'two-byte');
-  if (kSurrogate.test(v.replace(kSurrogatePairs, ''))) add('string shape', 'lone surrogate');
-}
-
-function countView(size) {
-  if (Math.abs(size - 65536) <= 8) add('view', 'around 64 KiB');
-  if (size >= 1 << 20) add('view', 'MiB');
-}
-
-function countStep(step, op) {
-  add('step', op);
-  if (op === 'prototype') {
-    const ordinary = step.of === 'Object' || step.of === 'Array' ? step.of : 'view type';
-    add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);
-  }
-  const { get } = step;
-  if (!get) return;
-  if (Array.isArray(get.then)) for (let i = 0; i < get.then.length; i++) add('getter effect', get.then[i].op);
-  if (get.throws !== undefined) add('getter effect', 'throw');
 }
 
 // The tags of the frames met lately, each with how often: a frame written

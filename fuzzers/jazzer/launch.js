@@ -8,8 +8,9 @@
 // builtin prototype per input and a hook on every fs and child_process call.
 // Each target instruments only the code whose branches follow what an input
 // is. The value target: the byte grammar, the kinds and host objects it
-// builds and the planner that builds them, the reference codec, and the tags of the frames written
-// (annotate.js, which coverage.js runs on every frame). The frame and stream
+// builds and the planner that builds them, the reference codec, the classes
+// of the values built (value-classes.js, not the walk of coverage.js that
+// finds them) and the tags of the frames written (annotate.js). The frame and stream
 // targets: how their bytes are read, the reference framer and codec, and the
 // operation that cuts a stream into reads and feeds them. The check's own
 // code (canonical forms, comparisons) has compares and branches on every
@@ -24,7 +25,7 @@ const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harne
 const instrumented = {
   'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/interpret.js',
     'harness/recipes/hosts.js',
-    'harness/codecs/js.js', 'harness/annotate.js', 'harness/coverage.js'],
+    'harness/codecs/js.js', 'harness/annotate.js', 'harness/value-classes.js'],
   'frame.js': framing,
   'stream.js': framing,
 };

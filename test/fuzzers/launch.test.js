@@ -19,6 +19,13 @@ describe('Jazzer.js launcher', function () {
     assert.deepEqual(once.slice(once.indexOf('--')), ['--', '-timeout=25', '-runs=10']);
   });
 
+  it('instruments the classes of the value target\'s values, not the walk that finds them', function () {
+    const included = withJazzerFlags(argv).filter((a) => a.startsWith('--includes=')).map((a) => a.slice(11));
+    assert.ok(included.some((file) => file.endsWith('harness/value-classes.js')));
+    assert.ok(included.some((file) => file.endsWith('harness/annotate.js')));
+    assert.ok(!included.some((file) => file.endsWith('harness/coverage.js')));
+  });
+
   it('adds its flags once, however often the command line is run again', function () {
     const once = withJazzerFlags(argv);
     assert.deepEqual(withJazzerFlags(withJazzerFlags(once)), once);

@@ -40,6 +40,36 @@ describe('coverage view', function () {
     assert.equal(count(text, 'host', 'wasm-module'), 0);
   });
 
+  it('counts the classes of every kind and step that has some', function () {
+    const before = coverage.gather(null);
+    const recipe = {
+      k: 'array', items: [
+        { k: 'port' },
+        { k: 'nest', in: 'array', depth: 1000 },
+        { k: 'range', n: 1000, every: 2 },
+        { k: 'range', n: 1000 },
+        { k: 'view', type: 'Uint8Array', bytes: '00', repeat: 65536 },
+        { k: 'shapes', keys: ['a'], rows: [[{ k: 'null' }], [{ k: 'null' }]], then: [[0, 'a', { k: 'null' }]] },
+        { k: 'object', tamper: [{ op: 'prototype', of: 'Array' }, { op: 'prototype', of: null },
+          { op: 'prototype', of: 'Uint8Array' }, { op: 'prototype', of: 'Object', proxy: true }] },
+      ],
+    };
+    coverage.countValue({ input: { recipe }, outcomes: { serialize: {} } });
+    const after = coverage.gather(null);
+    const grew = (key) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    assert.equal(grew('host\tport'), 1);
+    assert.equal(grew('depth\tnest 1000'), 1);
+    assert.equal(grew('array\tlong holey'), 1);
+    assert.equal(grew('array\tlong packed'), 1);
+    assert.equal(grew('view\taround 64 KiB'), 1);
+    assert.equal(grew('hidden class\tchanged'), 1);
+    assert.equal(grew('step\tprototype'), 4);
+    for (const of of ['Array', 'null', 'view type', 'Proxy']) assert.equal(grew(`prototype of\t${of}`), 1, of);
+    assert.equal(grew('prototype of\tObject'), 0);
+    assert.equal(grew('message\tprimitive'), 0);
+    assert.equal(grew('kind\tnull'), 3);
+  });
+
   it('lists tags no recipe makes a serializer write apart, and only once a frame held one', function () {
     assert.ok(!coverage.groups.tag.includes('the-hole'));
     assert.ok(coverage.groups.tag.includes('host-object'));
