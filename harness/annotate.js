@@ -2,12 +2,32 @@
 // Reads a frame (or a stream of frames) the way the V8 deserializer and the IPC
 // host-object rules would, and returns what each byte range means and where
 // and why reading stops. This is a description for people, not an oracle.
+// The Jazzer.js value target instruments this module, so that libFuzzer
+// follows the tags of the frames written (coverage.js annotates them).
+// Jazzer.js hooks every compare with a literal, and every case of a switch,
+// with a call into libFuzzer, and it hooked them on every byte: annotating a
+// frame cost ten times as much there. So the reading compares bytes with
+// named ones and picks what follows a tag from a table, one function per
+// kind of value, whose calls libFuzzer tells apart as well as the cases.
 
 const {
   tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, readersOf, viewTypes, bytesPerElement,
 } = require('./wire');
 
 const kMaxDepth = 256;
+const kUint32Bits = 32;
+// A table of bytes by name, from one of names by byte.
+const byName = (table) => Object.fromEntries(Object.entries(table).map(([byte, name]) => [name, Number(byte)]));
+const byteOf = byName(tags);
+const kVersionTag = byteOf.version;
+const kPaddingTag = byteOf.padding;
+const kViewTag = byteOf['array-buffer-view'];
+const kViewHostTag = 0;
+const kCopiedHostTag = 1;
+const byteOfErrorSubtag = byName(errorSubtags);
+const kErrorEnd = byteOfErrorSubtag.end;
+// The sub-tags an error's value follows.
+const kErrorValues = new Set(['message', 'stack', 'cause'].map((name) => byteOfErrorSubtag[name]));
 
 class Stop extends Error {
   constructor(reason, offset) {
@@ -49,7 +69,7 @@ class Reader {
     let b;
     do {
       b = this.byte();
-      if (shift < 32) value += (b & 0x7f) * 2 ** shift;
+      if (shift < kUint32Bits) value += (b & 0x7f) * 2 ** shift;
       shift += 7;
     } while (b & 0x80);
     return value % 2 ** 32;
@@ -104,8 +124,8 @@ function readHostObject(r, depth) {
   const tagStart = r.pos;
   const tag = r.field((t) => `IPC host tag ${t} (${t === 0 ? 'ArrayBufferView' : t === 1 ? 'copied object' : 'invalid'})`,
     () => r.varint(), 'host.tag');
-  if (tag === 1) return readValue(r, depth + 1);
-  if (tag !== 0) throw new Stop(`bad-host-tag: ${tag}`, tagStart);
+  if (tag === kCopiedHostTag) return readValue(r, depth + 1);
+  if (tag !== kViewHostTag) throw new Stop(`bad-host-tag: ${tag}`, tagStart);
   const indexStart = r.pos;
   const index = r.field((i) => `view type index ${i} (${viewTypes[i] ?? 'invalid'})`, () => r.varint(), 'host.index');
   const byteLength = r.field('view byteLength', () => r.varint(), 'host.byteLength');
@@ -128,7 +148,7 @@ function readProperties(r, depth, endTag) {
 }
 
 function peekTag(r) {
-  while (r.pos < r.end && r.bytes[r.pos] === 0x00) {
+  while (r.pos < r.end && r.bytes[r.pos] === kPaddingTag) {
     r.pos++;
     r.mark(r.pos - 1, 'padding');
   }
@@ -145,72 +165,85 @@ function readValue(r, depth) {
   return value;
 }
 
+// What follows a tag, by the tag's name, read by fn(r, field, depth, tag);
+// field(key, label, read) reads one operand. A tag not listed carries none
+// (oddballs, boxed booleans).
+const same = (names, fn) => Object.fromEntries(names.map((name) => [name, fn]));
+const operands = Object.assign(Object.create(null), {
+  'int32': (r, field) => field('value', (v) => `int32 ${v}`, () => zigzag(r.varint())),
+  'uint32': (r, field) => field('value', null, () => r.varint()),
+  // Template text would write -0 as 0.
+  ...same(['double', 'date', 'number-object'], (r, field) => field('value',
+    (v) => `double ${Object.is(v, -0) ? '-0' : v}`, () => Buffer.from(r.raw(8)).readDoubleLE(0))),
+  ...same(['bigint', 'bigint-object'], (r, field) => {
+    const bits = field('bitfield', null, () => r.varint());
+    return field('digits', () => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));
+  }),
+  ...same(['utf8-string', 'one-byte-string', 'two-byte-string'],
+    (r, field, depth, tag) => readString(r, tag, tags[tag])),
+  'object-reference': (r, field) => field('id', null, () => r.varint()),
+  'begin-object': (r, field, depth) => {
+    readProperties(r, depth, byteOf['end-object']);
+    r.mark(r.pos - 1, 'end-object', 'tag.end-object');
+    return field('properties', null, () => r.varint());
+  },
+  'begin-dense-array': (r, field, depth) => {
+    const length = field('length', null, () => r.varint());
+    for (let i = 0; i < length; i++) readValue(r, depth + 1);
+    readProperties(r, depth, byteOf['end-dense-array']);
+    r.mark(r.pos - 1, 'end-dense-array', 'tag.end-dense-array');
+    field('properties', null, () => r.varint());
+    return field('length', null, () => r.varint());
+  },
+  'begin-sparse-array': (r, field, depth) => {
+    field('length', null, () => r.varint());
+    readProperties(r, depth, byteOf['end-sparse-array']);
+    r.mark(r.pos - 1, 'end-sparse-array', 'tag.end-sparse-array');
+    field('properties', null, () => r.varint());
+    return field('length', null, () => r.varint());
+  },
+  'begin-map': (r, field, depth) => readCollection(r, field, depth, 'end-map'),
+  'begin-set': (r, field, depth) => readCollection(r, field, depth, 'end-set'),
+  'string-object': (r, field, depth) => readValue(r, depth + 1),
+  'regexp': (r, field, depth) => {
+    readValue(r, depth + 1);
+    return field('flags', null, () => r.varint());
+  },
+  ...same(['array-buffer', 'immutable-array-buffer'], (r, field) => readArrayBuffer(r, field, false)),
+  'resizable-array-buffer': (r, field) => readArrayBuffer(r, field, true),
+  ...same(['array-buffer-transfer', 'shared-array-buffer', 'shared-object', 'wasm-module-transfer',
+    'wasm-memory-transfer', 'verify-object-count'], (r, field) => field('id', null, () => r.varint())),
+  'error': (r, field, depth) => readError(r, depth),
+  'host-object': (r, field, depth) => readHostObject(r, depth),
+});
+
 function readTagged(r, depth, tag) {
   const start = r.pos++;
   const name = tags[tag];
-  if (!name || tag === 0xff) {
+  if (!name || tag === kVersionTag) {
     r.pos = start;
     throw new Stop(`bad-tag: 0x${tag.toString(16).padStart(2, '0')}`, start);
   }
   r.mark(start, name, `tag.${name}`);
   const field = (key, label, read) => r.field(label ?? key, read, `${name}.${key}`);
-  switch (name) {
-    case 'int32': return field('value', (v) => `int32 ${v}`, () => zigzag(r.varint(2 ** 32)));
-    case 'uint32': return field('value', null, () => r.varint());
-    case 'double': case 'date': case 'number-object':
-      // Template text would write -0 as 0.
-      return field('value', (v) => `double ${Object.is(v, -0) ? '-0' : v}`,
-        () => Buffer.from(r.raw(8)).readDoubleLE(0));
-    case 'bigint': case 'bigint-object': {
-      const bits = field('bitfield', null, () => r.varint());
-      return field('digits', () => `${bits & 1 ? 'negative ' : ''}digits`, () => r.raw(Math.floor(bits / 2)));
-    }
-    case 'utf8-string': case 'one-byte-string': case 'two-byte-string':
-      return readString(r, tag, name);
-    case 'object-reference': return field('id', null, () => r.varint());
-    case 'begin-object':
-      readProperties(r, depth, 0x7b);
-      r.mark(r.pos - 1, 'end-object', 'tag.end-object');
-      return field('properties', null, () => r.varint());
-    case 'begin-dense-array': {
-      const length = field('length', null, () => r.varint());
-      for (let i = 0; i < length; i++) readValue(r, depth + 1);
-      readProperties(r, depth, 0x24);
-      r.mark(r.pos - 1, 'end-dense-array', 'tag.end-dense-array');
-      field('properties', null, () => r.varint());
-      return field('length', null, () => r.varint());
-    }
-    case 'begin-sparse-array':
-      field('length', null, () => r.varint());
-      readProperties(r, depth, 0x40);
-      r.mark(r.pos - 1, 'end-sparse-array', 'tag.end-sparse-array');
-      field('properties', null, () => r.varint());
-      return field('length', null, () => r.varint());
-    case 'begin-map': case 'begin-set': {
-      const end = name === 'begin-map' ? 0x3a : 0x2c;
-      while (peekTag(r) !== end) readValue(r, depth + 1);
-      r.pos++;
-      r.mark(r.pos - 1, tags[end], `tag.${tags[end]}`);
-      return field('length', null, () => r.varint());
-    }
-    case 'string-object': return readValue(r, depth + 1);
-    case 'regexp':
-      readValue(r, depth + 1);
-      return field('flags', null, () => r.varint());
-    case 'array-buffer': case 'immutable-array-buffer': case 'resizable-array-buffer': {
-      const length = field('byteLength', null, () => r.varint());
-      if (name === 'resizable-array-buffer') field('maxByteLength', null, () => r.varint());
-      field('bytes', null, () => r.raw(length));
-      if (r.pos < r.end && r.bytes[r.pos] === 0x56) readView(r);
-      return undefined;
-    }
-    case 'array-buffer-transfer': case 'shared-array-buffer': case 'shared-object':
-    case 'wasm-module-transfer': case 'wasm-memory-transfer': case 'verify-object-count':
-      return field('id', null, () => r.varint());
-    case 'error': return readError(r, depth);
-    case 'host-object': return readHostObject(r, depth);
-    default: return undefined;  // oddballs and boxed booleans carry no operands
-  }
+  return operands[name]?.(r, field, depth, tag);
+}
+
+// A map's or set's values up to its end tag, then its length.
+function readCollection(r, field, depth, endName) {
+  const end = byteOf[endName];
+  while (peekTag(r) !== end) readValue(r, depth + 1);
+  r.pos++;
+  r.mark(r.pos - 1, endName, `tag.${endName}`);
+  return field('length', null, () => r.varint());
+}
+
+function readArrayBuffer(r, field, resizable) {
+  const length = field('byteLength', null, () => r.varint());
+  if (resizable) field('maxByteLength', null, () => r.varint());
+  field('bytes', null, () => r.raw(length));
+  if (r.pos < r.end && r.bytes[r.pos] === kViewTag) readView(r);
+  return undefined;
 }
 
 function readView(r) {
@@ -226,8 +259,8 @@ function readError(r, depth) {
   for (;;) {
     const sub = r.field((s) => `error ${errorSubtags[s] ?? 'bad sub-tag'}`, () => r.byte(), 'error.subtag');
     if (!errorSubtags[sub]) throw new Stop(`bad-tag: error sub-tag 0x${sub.toString(16)}`, r.pos - 1);
-    if (sub === 0x2e) return;
-    if (sub === 0x6d || sub === 0x73 || sub === 0x63) readValue(r, depth + 1);
+    if (sub === kErrorEnd) return;
+    if (kErrorValues.has(sub)) readValue(r, depth + 1);
   }
 }
 
