@@ -243,7 +243,6 @@ function readArrayBuffer(r, field, resizable) {
   if (resizable) field('maxByteLength', null, () => r.varint());
   field('bytes', null, () => r.raw(length));
   if (r.pos < r.end && r.bytes[r.pos] === kViewTag) readView(r);
-  return undefined;
 }
 
 function readView(r) {

@@ -16,7 +16,12 @@ const { tags } = require('./wire');
 const { annotateFrame } = require('./annotate');
 const { frameOf } = require('./ops');
 const { integerKeyClasses } = require('./recipes/vocabulary');
-const { kindClasses, stepClasses, stepOps, getterEffects, lengthClasses } = require('./value-classes');
+const { kindClasses, stepClasses, lengthClasses } = require('./value-classes');
+
+const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
+  'preventExtensions'];
+const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
+  'throw'];
 
 // Tags that Node's advanced serializer writes for no value a recipe builds:
 // legacy formats V8 only reads, transfers and shared memory (which the IPC

@@ -8,15 +8,11 @@
 // reach, and not that walk: Jazzer.js hooks every compare with a literal and
 // every case of a switch, and on the walk's compares, made on every field of
 // every node and telling nothing of the input, a check spent a tenth of its
-// time. So no switch here: a kind or an op picks its function from a table,
-// whose calls libFuzzer tells apart as well.
+// time. So no switch here: a kind picks its function from a table, whose
+// calls libFuzzer tells apart as well.
 
 const { integerKeyClasses } = require('./recipes/vocabulary');
 
-const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
-  'preventExtensions'];
-const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
-  'throw'];
 const lengthClasses = [0, 1, 63, 64, 65, 4096, 65536, 1 << 20];
 
 const lengthClassOf = new Set(lengthClasses);
@@ -63,12 +59,6 @@ const byKind = Object.assign(Object.create(null), {
 });
 
 const ordinaryPrototypes = new Set(['Object', 'Array']);
-const byOp = Object.assign(Object.create(null), {
-  prototype(step, add) {
-    const ordinary = ordinaryPrototypes.has(step.of) ? step.of : 'view type';
-    add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);
-  },
-});
 
 // A node of kind k (a string); top: the recipe's root, the message itself.
 function kindClasses(node, k, top, add) {
@@ -84,11 +74,14 @@ function kindClasses(node, k, top, add) {
 // A tampering step of op `op` (a string), and what its getter does.
 function stepClasses(step, op, add) {
   add('step', op);
-  byOp[op]?.(step, add);
+  if (op === 'prototype') {
+    const ordinary = ordinaryPrototypes.has(step.of) ? step.of : 'view type';
+    add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);
+  }
   const { get } = step;
   if (!get) return;
   if (Array.isArray(get.then)) for (let i = 0; i < get.then.length; i++) add('getter effect', get.then[i].op);
   if (get.throws !== undefined) add('getter effect', 'throw');
 }
 
-module.exports = { kindClasses, stepClasses, stepOps, getterEffects, lengthClasses };
+module.exports = { kindClasses, stepClasses, lengthClasses };

@@ -7,6 +7,9 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const { withJazzerFlags, nodeScript } = require('../../fuzzers/jazzer/launch');
 
+// The files a command line has Jazzer.js instrument.
+const includedBy = (args) => args.filter((a) => a.startsWith('--includes=')).map((a) => a.slice('--includes='.length));
+
 describe('Jazzer.js launcher', function () {
   const argv = ['node', '/x/launch.js', '/x/value.js', 'corpus', '--sync', '--', '-timeout=25', '-runs=10'];
 
@@ -20,7 +23,7 @@ describe('Jazzer.js launcher', function () {
   });
 
   it('instruments the classes of the value target\'s values, not the walk that finds them', function () {
-    const included = withJazzerFlags(argv).filter((a) => a.startsWith('--includes=')).map((a) => a.slice(11));
+    const included = includedBy(withJazzerFlags(argv));
     assert.ok(included.some((file) => file.endsWith('harness/value-classes.js')));
     assert.ok(included.some((file) => file.endsWith('harness/annotate.js')));
     assert.ok(!included.some((file) => file.endsWith('harness/coverage.js')));
@@ -34,7 +37,7 @@ describe('Jazzer.js launcher', function () {
   it('instruments what reads the frame and stream targets\' bytes, not the check around them', function () {
     for (const target of ['/x/frame.js', '/x/stream.js']) {
       const args = withJazzerFlags(['node', '/x/launch.js', target, 'corpus', '--sync']);
-      const included = args.filter((a) => a.startsWith('--includes=')).map((a) => a.slice('--includes='.length));
+      const included = includedBy(args);
       assert.ok(included.some((file) => file.endsWith('harness/codecs/framing.js')));
       assert.ok(included.some((file) => file.endsWith('fuzzers/jazzer/inputs.js')));
       assert.ok(!included.some((file) => file.endsWith('harness/compare.js') || file.endsWith('harness/canonical.js')));
