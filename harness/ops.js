@@ -174,14 +174,18 @@ function serialize(codec, build) {
 // The reference codec, whose writing changes nothing in the value it writes.
 const kReference = 'js';
 
+// Whether user code that ran may have changed what a build made: unless the
+// build can tell (recipes/interpret.js), any that ran may have.
+const mayHaveChanged = (build, effects) => effects.length > 0 && (build.changed?.() ?? true);
+
 // Two codecs serializing one value, as each would serialize a value of its
 // own: the codec under test goes first, on the value as built; the reference
-// codec then writes the same value, unless user code ran (a getter, which may
-// have changed it). Setup and teardown are done once, around both. Gives the
-// two outcomes in that order, null for one that needs a value of its own: the
-// second when the first ran user code, the first when only the second did
-// (its input tree must describe the value it wrote). described: the input,
-// when the value is to be described.
+// codec then writes the same value, unless user code ran that may have
+// changed it (a getter that runs steps). Setup and teardown are done once,
+// around both. Gives the two outcomes in that order, null for one that needs
+// a value of its own: the second when the first ran such code, the first when
+// only the second did (its input tree must describe the value it wrote).
+// described: the input, when the value is to be described.
 function serializeShared(build, effects, codecs, described) {
   const outcomes = [null, null];
   const setup = attempt(() => build.setup());
@@ -189,12 +193,17 @@ function serializeShared(build, effects, codecs, described) {
     attempt(() => build.teardown());
     return outcomes;
   }
+  // What user code ran while the value was built, each codec's own build would have run.
+  const built = effects.splice(0);
+  let changed = false;
   for (const [i, codec] of codecs.entries()) {
     outcomes[i] = attempt(() => written(codec.serialize(build.value)));
-    outcomes[i].effects = effects.splice(0);
-    if (outcomes[i].effects.length) break;
+    const ran = effects.splice(0);
+    outcomes[i].effects = [...built, ...ran];
+    changed = mayHaveChanged(build, ran);
+    if (changed) break;
   }
-  const secondRanUserCode = Boolean(outcomes[1]?.effects.length);
+  const secondChanged = changed && outcomes[1] !== null;
   const teardown = attempt(() => build.teardown());
   // What the teardown ran and how it ended, each codec's own teardown would have.
   const after = effects.splice(0);
@@ -203,7 +212,7 @@ function serializeShared(build, effects, codecs, described) {
     o.effects.push(...after);
     if (teardown?.kind === 'reject') outcomes[i] = { ...teardown, effects: o.effects };
   }
-  if (secondRanUserCode) outcomes[0] = null;
+  if (secondChanged) outcomes[0] = null;
   const clean = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
   if (described && clean.length) {
     describeInput(clean[0], build.value, described, effects);

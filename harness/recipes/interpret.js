@@ -450,6 +450,7 @@ const planners = {
 };
 
 // A getter's body: it records its call, runs its steps, then throws or returns.
+// One that runs steps marks the build as changed (see planRecipe).
 function getter(step, label, path, p, target) {
   const get = step.get;
   const record = `get ${label}`;
@@ -466,10 +467,12 @@ function getter(step, label, path, p, target) {
       applyStep(then, on, where, p);
     }
   });
+  const changes = lines.length > 0;
   if (get.throws !== undefined) {
     const message = String(get.throws);
     return (c) => function get() {
       c.effects.push(record);
+      if (changes) c.changed = true;
       run(lines, c);
       throw new Error(message);
     };
@@ -477,6 +480,7 @@ function getter(step, label, path, p, target) {
   const returns = get.returns === undefined ? null : p.readFrom(scope, () => p.emit(get.returns, `${path}.get.returns`));
   return (c) => function get() {
     c.effects.push(record);
+    if (changes) c.changed = true;
     run(lines, c);
     return returns?.(c);
   };
@@ -581,8 +585,12 @@ function applyStep(step, target, path, p) {
 }
 
 // The function the printed code is the body of: (require, effects) ->
-// { value, setup(), teardown() }. Throws RecipeError as compileRecipe does,
-// and Unplanned for a recipe the printed code must build.
+// { value, setup(), teardown(), changed() }. Throws RecipeError as
+// compileRecipe does, and Unplanned for a recipe the printed code must build.
+// changed(): whether user code that ran since it was built could have changed
+// what it built (a getter that ran steps); the rest of what the value runs
+// (setters, getters that only return, a prototype's recorded reads) records
+// its call and changes nothing.
 function planRecipe(recipe) {
   const p = new Planner();
   const value = p.emit(recipe, '$');
@@ -592,12 +600,17 @@ function planRecipe(recipe) {
   return (require, effects) => {
     // Filled, so that a store is never to a hole, which would run a setter
     // that a step put on Object.prototype for an index key.
-    const c = { s: Array.from({ length: count + 1 }), saved: Array.from({ length: saves }), effects, require };
+    const c = {
+      s: Array.from({ length: count + 1 }), saved: Array.from({ length: saves }), effects, require, changed: false,
+    };
     run(lines, c);
+    const built = value(c);
+    c.changed = false;  // what ran while building, every build runs
     return {
-      value: value(c),
+      value: built,
       setup() { run(setup, c); },
       teardown() { run(teardown, c); },
+      changed: () => c.changed,
     };
   };
 }

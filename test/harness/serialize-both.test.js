@@ -1,7 +1,8 @@
 'use strict';
 // Both codecs of a check serializing one value built once (ops.both): each
 // must see what it would see on a value of its own, the value is built once
-// when no user code ran, and a side whose user code ran gets its own.
+// unless user code ran that may have changed it, and then a side whose such
+// code ran gets its own.
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
 const { recipe } = require('../../harness/arbitraries/recipes');
@@ -27,6 +28,12 @@ const corners = [
   // A teardown that throws.
   { k: 'port', tamper: [{ op: 'prototype', of: null, proxy: true }] },
   { k: 'function' },
+  // Only js runs this getter, which changes the value.
+  { ...key, tamper: [{ op: 'define', key: { symbol: 'hidden' }, get: { then: [{ op: 'set', key: 'x', value: num(1) }],
+    returns: num(2) } }] },
+  // User code that runs while the value is built (reading `buffer` through a recorded prototype, to detach it).
+  { k: 'view', type: 'Uint8Array', bytes: '00',
+    tamper: [{ op: 'prototype', of: 'Uint8Array', proxy: true }, { op: 'detach' }] },
 ];
 
 describe('serializing one value for both codecs', function () {
@@ -53,14 +60,21 @@ describe('serializing one value for both codecs', function () {
       built += both.builds;
       alone += one.builds;
     }
-    // One value for both sides, unless user code ran.
+    // One value for both sides, unless user code ran that may have changed it.
     assert.equal(lines[5].both.builds, 1);
     assert.equal(lines[2].both.builds, 1);
     assert.ok(built < alone * 0.6, `${built} values built in one go against ${alone} one by one`);
-    // js alone ran the getter: native gets the value again to describe it.
+    // js alone ran a getter that only returns: one value still, described for native.
     assert.deepEqual(lines[0].both.outcomes.map((o) => o.effects.length > 0), [true, false]);
-    assert.equal(lines[0].both.builds, 2);
+    assert.equal(lines[0].both.builds, 1);
     assert.ok(lines[0].both.outcomes[1].inputTree);
+    // js alone ran the getter that changes the value: native gets the value again to describe it.
+    assert.deepEqual(lines[6].both.outcomes.map((o) => o.effects.length > 0), [true, false]);
+    assert.equal(lines[6].both.builds, 2);
+    assert.ok(lines[6].both.outcomes[1].inputTree);
+    // Both codecs are told what ran while the one value was built.
+    assert.equal(lines[7].both.builds, 1);
+    assert.deepEqual(lines[7].both.outcomes.map((o) => o.effects[0]), ['proto get buffer', 'proto get buffer']);
     // Both ran the getter: js is given a value of its own.
     assert.deepEqual(lines[1].both.outcomes.map((o) => o.effects.length > 0), [true, true]);
     assert.equal(lines[1].both.builds, 2);
