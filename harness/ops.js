@@ -199,7 +199,7 @@ function serializeShared(build, effects, codecs, described) {
   for (const [i, codec] of codecs.entries()) {
     outcomes[i] = attempt(() => written(codec.serialize(build.value)));
     const ran = effects.splice(0);
-    outcomes[i].effects = [...built, ...ran];
+    outcomes[i].effects = built.length ? [...built, ...ran] : ran;
     changed = mayHaveChanged(build, ran);
     if (changed) break;
   }
