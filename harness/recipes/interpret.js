@@ -468,20 +468,21 @@ function getter(step, label, path, p, target) {
     }
   });
   const changes = lines.length > 0;
+  const body = (c) => {
+    c.effects.push(record);
+    if (changes) c.changed = true;
+    run(lines, c);
+  };
   if (get.throws !== undefined) {
     const message = String(get.throws);
     return (c) => function get() {
-      c.effects.push(record);
-      if (changes) c.changed = true;
-      run(lines, c);
+      body(c);
       throw new Error(message);
     };
   }
   const returns = get.returns === undefined ? null : p.readFrom(scope, () => p.emit(get.returns, `${path}.get.returns`));
   return (c) => function get() {
-    c.effects.push(record);
-    if (changes) c.changed = true;
-    run(lines, c);
+    body(c);
     return returns?.(c);
   };
 }
@@ -600,9 +601,7 @@ function planRecipe(recipe) {
   return (require, effects) => {
     // Filled, so that a store is never to a hole, which would run a setter
     // that a step put on Object.prototype for an index key.
-    const c = {
-      s: Array.from({ length: count + 1 }), saved: Array.from({ length: saves }), effects, require, changed: false,
-    };
+    const c = { s: Array.from({ length: count + 1 }), saved: Array.from({ length: saves }), effects, require };
     run(lines, c);
     const built = value(c);
     c.changed = false;  // what ran while building, every build runs
