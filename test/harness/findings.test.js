@@ -64,6 +64,24 @@ describe('findings folder', function () {
     assert.equal(fs.readFileSync(path.join(first.folder, 'input.json'), 'utf8'), input);
   });
 
+  // Indenting every level of a deep tree grows the file with the square of its depth.
+  it('keeps finding.json about the size of its JSON on one line, for a value nested 2,000 deep', function () {
+    const store = new FindingStore(dir);
+    let tree = { kind: 'null' };
+    for (let i = 0; i < 2000; i++) tree = { kind: 'object', props: [['a', tree]] };
+    const deep = { ...result, outcomes: { ...result.outcomes, serialize: { ...result.outcomes.serialize,
+      a: { ...result.outcomes.serialize.a, tree } } } };
+    const { folder } = store.record(deep, deep.differences[0], { sides, origin: { run: 1 } });
+    store.record(deep, deep.differences[0], { sides, origin: { run: 2 } });
+    const file = path.join(folder, 'finding.json');
+    const meta = FindingStore.read(folder);
+    assert.equal(meta.count, 2);
+    assert.equal(JSON.stringify(meta.outcomes), JSON.stringify(deep.outcomes));
+    const oneLine = JSON.stringify({ ...meta, lastSeen: undefined }).length;
+    assert.ok(fs.statSync(file).size < 2 * oneLine, `finding.json: ${fs.statSync(file).size} bytes, ${oneLine} on one line`);
+    assert.match(fs.readFileSync(file, 'utf8'), /^\{\n {2}"signature": /);
+  });
+
   // A Jazzer.js target holds the differences alone of a result given again (checked-before.js).
   it('asks for a result given as a function only when it writes the finding', function () {
     const store = new FindingStore(dir);
