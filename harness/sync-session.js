@@ -91,7 +91,7 @@ class SyncSession {
   // that may crash here, 'all' when no request of it may, or null. A value
   // that changes shared state is never built here (see checkApart): when
   // its input is isolated, or its worker apart crashed, the requests that
-  // build it run in the worker (the crash judge judges no such value).
+  // build it run in the worker, which judges its known crash too.
   run(sideName, request, isolated) {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
@@ -102,8 +102,13 @@ class SyncSession {
     const key = createHash('sha1').update(JSON.stringify(withCodec)).digest('base64');
     if (this.lost.has(key)) return { ...this.lost.get(key) };
     const inWorker = () => this.#inWorker(node, withCodec, key);
-    if (shared || !(this.local[sideName] && isolated === 'input' && request.op === 'serialize')) return inWorker();
-    return this.knownCrash.serialize(() => reachesKnownCrash(withCodec.input, loadCodec(codec), buildInput), inWorker);
+    const judged = this.local[sideName] && isolated === 'input' && request.op === 'serialize' && mayCrash(codec);
+    if (!judged) return inWorker();
+    // The value of an input that changes shared state is judged in the worker, as it is built there.
+    const reached = shared ?
+      () => this.worker(node).request({ op: 'judge', codec, input: request.input }).reaches === true :
+      () => reachesKnownCrash(withCodec.input, loadCodec(codec), buildInput);
+    return this.knownCrash.serialize(reached, inWorker);
   }
 
   #inWorker(node, withCodec, key) {
