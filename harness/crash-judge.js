@@ -67,17 +67,20 @@ class HostProbe extends v8.Serializer {
 }
 
 // The host objects with index keys that serializing `value` meets, up to the
-// first that would crash, which is last; null when the walk finds none,
-// fails, or runs user code.
+// first that would crash, and whether the walk stopped there (it is then the
+// last) or went through the whole value; null when the walk fails or runs
+// user code.
 function probeHosts(value, effects) {
   const probe = new HostProbe();
   probe.writeHeader();
+  let stopped = false;
   try {
     probe.writeValue(value);
-    return null;
   } catch (err) {
-    return err instanceof Stop && !effects.length ? probe.hosts : null;
+    if (!(err instanceof Stop)) return null;
+    stopped = true;
   }
+  return effects.length ? null : { hosts: probe.hosts, stopped };
 }
 
 // Sets an object's own keys to `keys` ([key, descriptor] pairs, in order);
@@ -112,21 +115,27 @@ function readReturns(object, own) {
   }
 }
 
-// Whether `codec` serializing the value of `input` reaches the known crash
-// (see above); build(input, effects) makes the value, as ops.js does. Only a
-// worker may judge an input that changes shared state (recipes/steps.js):
-// building its value here would slow the checks of this process after it.
-function reachesKnownCrash(input, codec, build) {
-  if (input.recipe === undefined) return false;
+// What `codec` serializing the value of `input` comes to (see above):
+// 'crash', the known crash; 'clear', no host object with index keys, so no
+// crash of this kind, which holds when the walk found none, or when the codec
+// read no marker and ran no user code before it ended (having thrown, if the
+// walk stopped at a host object that would crash: it then threw before it);
+// null, no judgment. build(input, effects) makes the value, as ops.js does.
+// Only a worker may judge an input that changes shared state
+// (recipes/steps.js): building its value here would slow the checks of this
+// process after it.
+function judgeKnownCrash(input, codec, build) {
+  if (input.recipe === undefined) return null;
   const effects = [];
   let built;
   try {
     built = build(input, effects);
+    built.setup();
   } catch {
-    return false;
+    return null;
   }
   try {
-    return reaches(built.value, effects, codec);
+    return judge(built.value, effects, codec);
   } finally {
     try {
       built.teardown();  // closes the value's ports
@@ -134,24 +143,29 @@ function reachesKnownCrash(input, codec, build) {
   }
 }
 
-function reaches(value, effects, codec) {
-  const hosts = probeHosts(value, effects);
-  if (!hosts) return false;
+function judge(value, effects, codec) {
+  const probe = probeHosts(value, effects);
+  if (!probe) return null;
+  const { hosts, stopped } = probe;
+  if (!hosts.length) return 'clear';
   let reached = null;
-  const crashing = hosts.at(-1).object;
+  const crashing = stopped ? hosts.at(-1).object : null;
   for (const { object } of hosts) {
     const own = mark(object, () => {
       reached ??= { object, effects: effects.length, returns: object === crashing && readReturns(object, own) };
       throw new Stop();
     });
-    if (!own) return false;
+    if (!own) return null;
   }
+  let threw = false;
   try {
     codec.serialize(value);
   } catch {
     // The marker's Stop, or an error of the codec: `reached` tells which came first.
+    threw = true;
   }
-  return reached !== null && reached.effects === 0 && reached.object === crashing && reached.returns;
+  if (reached === null) return !effects.length && (threw || !stopped) ? 'clear' : null;
+  return reached.effects === 0 && reached.object === crashing && reached.returns ? 'crash' : null;
 }
 
 // The outcomes of the known crash, judged for inputs a worker would run.
@@ -166,8 +180,8 @@ class KnownCrash {
   }
 
   // The outcome of a serialize request of a screened input: the crash's, when
-  // reached() (reachesKnownCrash of the codec under test) says it reaches the
-  // crash and a worker has shown it; else run(), its outcome in a worker.
+  // reached() (judgeKnownCrash of the codec under test is 'crash') says it
+  // reaches the crash and a worker has shown it; else run(), its outcome in a worker.
   serialize(reached, run) {
     if (this.disagreed || !reached()) return run();
     return this.#judged() ?? this.#audited(run());
@@ -204,4 +218,4 @@ class KnownCrash {
   }
 }
 
-module.exports = { KnownCrash, reachesKnownCrash };
+module.exports = { KnownCrash, judgeKnownCrash };

@@ -31,7 +31,7 @@ const { buildInput } = require('./recipes/build');
 const { builtinCodecs, loadCodec } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
-const { KnownCrash, reachesKnownCrash } = require('./crash-judge');
+const { KnownCrash, judgeKnownCrash } = require('./crash-judge');
 const { changesSharedState, stepsMark } = require('./recipes/steps');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
@@ -105,10 +105,14 @@ class SyncSession {
     const judged = this.local[sideName] && isolated === 'input' && request.op === 'serialize' && mayCrash(codec);
     if (!judged) return inWorker();
     // The value of an input that changes shared state is judged in the worker, as it is built there.
-    const reached = shared ?
-      () => this.worker(node).request({ op: 'judge', codec, input: request.input }).reaches === true :
-      () => reachesKnownCrash(withCodec.input, loadCodec(codec), buildInput);
-    return this.knownCrash.serialize(reached, inWorker);
+    if (shared) {
+      const reached = () => this.worker(node).request({ op: 'judge', codec, input: request.input }).reaches === true;
+      return this.knownCrash.serialize(reached, inWorker);
+    }
+    // One judged clear of the crash is serialized here after all.
+    const verdict = judgeKnownCrash(withCodec.input, loadCodec(codec), buildInput);
+    if (verdict === 'clear') return this.ops.serialize(withCodec);
+    return this.knownCrash.serialize(() => verdict === 'crash', inWorker);
   }
 
   #inWorker(node, withCodec, key) {

@@ -17,7 +17,7 @@ const { createOps, payloadRequest } = require('./ops');
 const { onJsonLines } = require('./lines');
 const { buildInput, inputBuilder } = require('./recipes/build');
 const { builtinCodecs, loadCodec } = require('./codecs');
-const { reachesKnownCrash } = require('./crash-judge');
+const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('./recipes/hosts');
 const { EnvironmentError, UsageError } = require('./errors');
 
@@ -40,7 +40,8 @@ const ops = {
     built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
   }),
   // For the parent's KnownCrash (session.js).
-  judge: ({ input, codec }) => ({ kind: 'ok', reaches: reachesKnownCrash(input, loadCodec(codec), buildInput) }),
+  judge: ({ input, codec }) =>
+    ({ kind: 'ok', reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
 };
 // Whole checks get their recipes from fast-check, each new, or by number.
 const checkOps = createOps(inputBuilder({ byText: false }));

@@ -86,6 +86,27 @@ describe('synchronous session', function () {
     });
   });
 
+  it('serializes here a screened input the crash judge finds clear of the known crash', async function () {
+    const script = `
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const node = process.execPath;
+      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      // The screen sees an index key on a host object; a step takes it away before the codec comes.
+      const port = (key) => ({ k: 'port', props: [[key, { k: 'number', v: 1 }]], tamper: [{ op: 'delete', key: '0' }] });
+      const clear = s.checkInFull('value', { recipe: port('0') });
+      const workers = s.workers.size;
+      const crash = s.checkInFull('value', { recipe: port('1') });
+      process.stdout.write(JSON.stringify({ screened: [s.screened(clear.input), s.screened(crash.input)] ,
+        kinds: [clear, crash].map((r) => r.outcomes.serialize.b.kind), workers: [workers, s.workers.size] }));
+      s.close();`;
+    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+    assert.equal(run.code, 0, run.stderr);
+    const { screened, kinds, workers } = JSON.parse(run.stdout);
+    assert.deepEqual(screened, Array(2).fill('index key on a host object'));
+    assert.deepEqual(kinds, ['ok', 'crash']);
+    assert.deepEqual(workers, [0, 1], 'the clear one ran in a worker');
+  });
+
   // libFuzzer's mutations of a crashing input often leave its recipe as it was.
   it('gives a request that crashed its worker the same crash again, without another worker', async function () {
     const script = `
