@@ -143,15 +143,15 @@ function countUp(folder) {
 // of a finding met again is read and written back in the middle of a fuzz run.
 const kIndentLevels = 3;
 function metaText(meta) {
+  // As JSON.stringify: an undefined item is null, an undefined field is left out.
   const text = (value, levels, indent) => {
-    const entries = value !== null && typeof value === 'object' ?
-      Object.entries(value).filter(([, v]) => v !== undefined) : [];
-    if (levels === 0 || !entries.length) return JSON.stringify(value);
+    const isArray = Array.isArray(value);
+    const entries = levels > 0 && value !== null && typeof value === 'object' ?
+      Object.entries(value).filter(([, v]) => isArray || v !== undefined) : [];
+    if (!entries.length) return JSON.stringify(value) ?? 'null';
     const inner = `${indent}  `;
-    const lines = Array.isArray(value) ?
-      value.map((v) => `${inner}${v === undefined ? 'null' : text(v, levels - 1, inner)}`) :
-      entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${text(v, levels - 1, inner)}`);
-    const [open, close] = Array.isArray(value) ? '[]' : '{}';
+    const lines = entries.map(([k, v]) => `${inner}${isArray ? '' : `${JSON.stringify(k)}: `}${text(v, levels - 1, inner)}`);
+    const [open, close] = isArray ? '[]' : '{}';
     return `${open}\n${lines.join(',\n')}\n${indent}${close}`;
   };
   return `${text(meta, kIndentLevels, '')}\n`;

@@ -96,7 +96,7 @@ describe('synchronous session', function () {
       const clear = s.checkInFull('value', { recipe: port('0') });
       const workers = s.workers.size;
       const crash = s.checkInFull('value', { recipe: port('1') });
-      process.stdout.write(JSON.stringify({ screened: [s.screened(clear.input), s.screened(crash.input)] ,
+      process.stdout.write(JSON.stringify({ screened: [s.screened(clear.input), s.screened(crash.input)],
         kinds: [clear, crash].map((r) => r.outcomes.serialize.b.kind), workers: [workers, s.workers.size] }));
       s.close();`;
     const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
