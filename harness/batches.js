@@ -7,7 +7,8 @@
 // there once a worker has shown it, crash-judge.js). An input whose recipe
 // changes a built-in prototype for its codec call is batched in workers of
 // its own, where the code that every check runs is not thrown away for it
-// (recipes/steps.js). A batch whose worker dies or hangs anyway has its
+// (recipes/steps.js); one that would leave its worker slower for good runs on
+// the per-operation path. A batch whose worker dies or hangs anyway has its
 // unanswered inputs run one by one on that path up to the one at fault,
 // which gets its crash or hang; the others after it go on in a new batch.
 // A worker is sent two batches at a time, so that it never waits for the
@@ -22,7 +23,7 @@ const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
-const { changesSharedState, stepsMark } = require('./recipes/steps');
+const { changesSharedState, spoilsProcess, stepsMark } = require('./recipes/steps');
 const { satisfies } = require('./node-support');
 
 // Per-operation checks in flight: their operations for one worker go together
@@ -71,6 +72,10 @@ function crashShape(type, input, sides) {
 // Whether an input's check serializes a recipe that changes shared state
 // each time (the recipes of the frame and stream checks are serialized once).
 const changesState = (type, input) => !onRecipes(type) && changesSharedState(input.recipe);
+// Whether it would also leave the worker that checks it slower for good
+// (recipes/steps.js spoilsProcess): it then runs on the per-operation path,
+// whose worker the screened inputs crash and renew often.
+const spoils = (type, input) => !onRecipes(type) && spoilsProcess(input.recipe);
 
 // A promise with its resolve and reject; its rejection is for whoever awaits
 // it: an input whose result is no longer wanted may be dropped.
@@ -142,12 +147,14 @@ class Batches {
       const batched = [];
       const apart = [];
       const screened = [];
+      const spoiling = [];
       for (const i of all) {
         if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
+        else if (spoils(type, inputs[i])) spoiling.push(i);
         else (changesState(type, inputs[i]) ? apart : batched).push(i);
       }
-      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
-      else pooled(screened.map((i) => perOp(i, true)), this.width, isCancelled);
+      if (this.skipScreened) for (const i of screened.splice(0)) slots[i].resolve(undefined);
+      pooled([...screened.map((i) => perOp(i, true)), ...spoiling.map((i) => perOp(i))], this.width, isCancelled);
       const sharing = apart.length > 0;
       for (const [indices, isApart] of [[batched, false], [apart, true]]) {
         if (!indices.length) continue;

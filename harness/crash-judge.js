@@ -34,7 +34,7 @@
 
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
-const { isIndex } = require('./crash-screen');
+const { isIndex } = require('./recipes/vocabulary');
 
 const kMaxSmi = 2 ** 31 - 1;
 const kMarker = '\u0000ipcfuzz-reached';

@@ -8,13 +8,11 @@
 // engines replay it isolated. It only costs the in-process runner a restart.
 
 const { recipeNodes } = require('./recipes/nodes');
-
 // GetOwnPropertyNames gives an index key as a Number. Up to 2 ** 31 - 1 it
 // is a Smi, and 26.10.0 crashes at once; a larger one is a HeapNumber, cast
 // to a string: the key is dropped, and processes that ran such inputs in a
 // fuzzing run died later on inputs that never crash alone.
-const kMaxIndex = 2 ** 32 - 2;
-const isIndex = (key) => typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
+const { isIndex } = require('./recipes/vocabulary');
 // The steps that may give their object an own enumerable key (`proto` and
 // `inherited-setter` change a prototype, `delete` takes a key away, and the
 // codec does not copy a key defined as not enumerable).
@@ -77,4 +75,4 @@ function screen(input) {
   return shape;
 }
 
-module.exports = { screen, shapes, mayCrash, isIndex };
+module.exports = { screen, shapes, mayCrash };

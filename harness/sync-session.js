@@ -32,7 +32,7 @@ const { builtinCodecs, loadCodec } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
 const { KnownCrash, judgeKnownCrash } = require('./crash-judge');
-const { changesSharedState, stepsMark } = require('./recipes/steps');
+const { changesSharedState, spoilsProcess, stepsMark } = require('./recipes/steps');
 
 // Whether a node path is this process's binary (process.execPath is a real path).
 function sameBinary(nodePath) {
@@ -179,15 +179,18 @@ class SyncSession {
   // `full` is 'all' (every outcome, as JSON: 7 ms a check more, mostly for
   // the trees of known differences). Undefined when the worker crashed or
   // hung (this time, or before: it is not sent again): the input is then
-  // checked isolated, request by request.
+  // checked isolated, request by request. One that would leave its worker
+  // slower for good (recipes/steps.js spoilsProcess) is checked in the worker
+  // of the screened inputs, which their crashes renew often.
   #checkApart(type, input, full) {
     const request = { op: 'checks', type, inputs: [input], codecs: this.codecs, full,
       steps: [stepsMark(input.recipe)] };
     const key = createHash('sha1').update(JSON.stringify({ ...request, full: undefined })).digest('base64');
     if (this.lost.has(key)) return undefined;
-    this.apart ??= new SyncWorker(process.execPath, { timeoutMs: this.timeoutMs });
+    const worker = spoilsProcess(input.recipe) ? this.worker(this.sides.b.node) :
+      (this.apart ??= new SyncWorker(process.execPath, { timeoutMs: this.timeoutMs }));
     let result;
-    const outcome = this.#noteLoss(key, this.apart.request(request, {
+    const outcome = this.#noteLoss(key, worker.request(request, {
       // 0: checked, no difference; null: nothing to check.
       onPart: (part) => {
         result = part === null ? null : { ...part, type, input, differences: part.differences ?? [] };

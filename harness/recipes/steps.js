@@ -16,22 +16,37 @@
 //                       has such a step; in one process of 26.10.0 the others
 //                       cost 174 µs a check alone, 305 µs mixed with them. The
 //                       batch runner keeps them in workers of their own (batches.js).
+//   spoilsProcess       such a step has an array index for its key (an element
+//                       of Object.prototype or Array.prototype). V8 then takes
+//                       the slow path of every array read and copy that could
+//                       meet a hole, for the rest of the process (its
+//                       no-elements protector is never restored). In a worker
+//                       apart that had checked one of them (1 in 1,000 of
+//                       fast-check's value inputs), the other inputs that change
+//                       shared state cost 25 to 35% more CPU. They go to the
+//                       worker of the screened inputs, which crashes and starts
+//                       anew often anyway (batches.js, sync-session.js).
 
 const { recipeNodes } = require('./nodes');
+const { isIndex } = require('./vocabulary');
 
 const kSharedSteps = new Set(['proto', 'inherited-setter']);
 const known = new WeakMap();
 // What stepsOf finds: one of these, which another process is told by index (markSteps).
-const marks = [{ tampered: false, changesSharedState: false }, { tampered: true, changesSharedState: false },
-  { tampered: true, changesSharedState: true }];
+const marks = [
+  { tampered: false, changesSharedState: false, spoilsProcess: false },
+  { tampered: true, changesSharedState: false, spoilsProcess: false },
+  { tampered: true, changesSharedState: true, spoilsProcess: false },
+  { tampered: true, changesSharedState: true, spoilsProcess: true },
+];
 
 function stepsOf(recipe) {
   let found = known.get(recipe);
   if (found) return found;
   const withSteps = recipeNodes(recipe).filter((node) => Object.hasOwn(node, 'tamper'));
-  const shared = withSteps.some((node) => Array.isArray(node.tamper) &&
-    node.tamper.some((step) => kSharedSteps.has(step?.op)));
-  found = marks[shared ? 2 : withSteps.length > 0 ? 1 : 0];
+  const shared = withSteps.flatMap((node) => (Array.isArray(node.tamper) ? node.tamper : []))
+    .filter((step) => kSharedSteps.has(step?.op));
+  found = marks[shared.some((step) => isIndex(step.key)) ? 3 : shared.length ? 2 : withSteps.length ? 1 : 0];
   known.set(recipe, found);
   return found;
 }
@@ -39,6 +54,7 @@ function stepsOf(recipe) {
 const isObject = (recipe) => recipe !== null && typeof recipe === 'object';
 const tampered = (recipe) => isObject(recipe) && stepsOf(recipe).tampered;
 const changesSharedState = (recipe) => isObject(recipe) && stepsOf(recipe).changesSharedState;
+const spoilsProcess = (recipe) => isObject(recipe) && stepsOf(recipe).spoilsProcess;
 
 // What one process found, for another that gets the same recipe as JSON: a
 // batch worker is told it with each input (batches.js) rather than walk the
@@ -50,4 +66,4 @@ function markSteps(recipe, mark) {
   if (isObject(recipe) && marks[mark]) known.set(recipe, marks[mark]);
 }
 
-module.exports = { tampered, changesSharedState, stepsMark, markSteps };
+module.exports = { tampered, changesSharedState, spoilsProcess, stepsMark, markSteps };

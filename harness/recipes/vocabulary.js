@@ -10,6 +10,11 @@
 const integerKeyClasses = ['0', '1', '2147483647', '2147483648', '4294967294', '4294967295', '9007199254740992',
   '-0', '01', '1e3'];
 const integerKeys = [...integerKeyClasses, '-1'];
+// Whether a key is an array index, which V8 keeps as an element, not a named
+// property: a canonical integer from 0 to 2^32-2.
+const kMaxIndex = 2 ** 32 - 2;
+const isIndex = (key) =>
+  typeof key === 'string' && /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= kMaxIndex;
 // Own keys of a host object (a MessagePort), whose copy runs getters.
 const portKeys = ['visible', 'x', 'data', ...integerKeys];
 // What a `constructor` step sets on a view: the JS codec classified by it.
@@ -22,5 +27,6 @@ const toStringTags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
 const bufferPrototypeConstructors = ['Uint8Array', 'Object'];
 
 module.exports = {
-  integerKeyClasses, integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
+  isIndex, integerKeyClasses, integerKeys, portKeys, constructorNames, lengthKeys, toStringTags,
+  bufferPrototypeConstructors,
 };

@@ -117,6 +117,30 @@ describe('batches of checks', function () {
     }
   });
 
+  // An element on Object.prototype leaves the process slower for good (recipes/steps.js spoilsProcess).
+  it('checks an input that gives Object.prototype an element on the per-operation path', async function () {
+    const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+    const perOp = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000, inProcess: false });
+    try {
+      const element = { k: 'array', items: [num(1)], length: 3,
+        tamper: [{ op: 'inherited-setter', key: '1', throws: 'setter called' }] };
+      const setter = { k: 'object', props: [['y', num(1)]], tamper: [{ op: 'inherited-setter', key: 'z' }] };
+      const inputs = [{ recipe: num(1) }, { recipe: element }, { recipe: setter }];
+      const batched = await session.checkMany('value', inputs);
+      const [main, apart] = session.batches.workers;
+      assert.equal(session.batches.workers.length, 2);
+      assert.deepEqual([main, apart].map((w) => w.stats.requests), [1, 1], 'one input each, in a batch');
+      assert.equal(session.batches.checked, 2);
+      const perOpRequests = [...session.workers.values()].reduce((n, w) => n + w.stats.requests, 0);
+      assert.ok(perOpRequests >= 4, `the element's serializations and decodings, a request each: ${perOpRequests}`);
+      const alone = await Promise.all(inputs.map((input) => perOp.check('value', input)));
+      assert.deepEqual(batched.map((r) => r.differences), alone.map((r) => r.differences));
+    } finally {
+      session.close();
+      perOp.close();
+    }
+  });
+
   // A shrink step does not wait for the turns drawn ahead: while a finding is
   // shrunk and confirmed they are held, and an urgent check goes first.
   it('holds batches while paused, and sends an urgent check ahead of them', async function () {

@@ -342,15 +342,34 @@ describe('recipes', function () {
     assert.equal(tampered(obj([['tamper', str('tamper')]])), false, 'a key or string named so is no step');
   });
 
+  // An element of Object.prototype or Array.prototype leaves V8's array paths slow for good.
+  it('tell which recipes give a built-in prototype an element, for the rest of the process', function () {
+    const { changesSharedState, spoilsProcess } = require('../../harness/recipes/steps');
+    const step = (op, key, extra) => obj([['a', num(1)]], { tamper: [{ op, key, ...extra }] });
+    for (const key of ['0', '2147483648', '4294967294']) {
+      assert.equal(spoilsProcess(step('inherited-setter', key)), true, key);
+      assert.equal(spoilsProcess({ k: 'array', items: [step('proto', key, { of: 'Array', value: num(1) })] }), true);
+    }
+    for (const key of ['4294967295', '-0', '01', '1e3', 'x', { symbol: 'hidden' }]) {
+      assert.equal(spoilsProcess(step('inherited-setter', key)), false, JSON.stringify(key));
+      assert.equal(changesSharedState(step('inherited-setter', key)), true);
+    }
+    assert.equal(spoilsProcess(step('set', '0', { value: num(1) })), false, 'an element of the value itself');
+    assert.equal(spoilsProcess(step('define', '1', { value: num(1) })), false);
+  });
+
   // A batch worker is told what the process that drew its inputs found (batches.js).
   it('take what another process found of a recipe sent as JSON, rather than walk it again', function () {
     const { changesSharedState, tampered, stepsMark, markSteps } = require('../../harness/recipes/steps');
+    const { spoilsProcess } = require('../../harness/recipes/steps');
     const setter = obj([['a', num(1)]], { tamper: [{ op: 'inherited-setter', key: 'x' }] });
+    const element = obj([['a', num(1)]], { tamper: [{ op: 'inherited-setter', key: '7' }] });
     const defined = obj([], { tamper: [{ op: 'define', key: 'x', value: num(1) }] });
-    for (const recipe of [setter, defined, num(1)]) {
+    const asked = (recipe) => [tampered(recipe), changesSharedState(recipe), spoilsProcess(recipe)];
+    for (const recipe of [setter, element, defined, num(1)]) {
       const copy = JSON.parse(JSON.stringify(recipe));
       markSteps(copy, stepsMark(recipe));
-      assert.deepEqual([tampered(copy), changesSharedState(copy)], [tampered(recipe), changesSharedState(recipe)]);
+      assert.deepEqual(asked(copy), asked(recipe));
     }
     // The mark is what is asked, not the recipe: a marked copy is not walked.
     const marked = JSON.parse(JSON.stringify(setter));

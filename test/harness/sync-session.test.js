@@ -159,6 +159,24 @@ describe('synchronous session', function () {
       assert.equal(workers, 1);
     });
 
+  it('checks an input that gives Object.prototype an element in the worker of the screened inputs', async function () {
+    const script = `
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const node = process.execPath;
+      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      const setter = (key) => ({ recipe: { k: 'array', items: [{ k: 'number', v: 1 }], length: 3,
+        tamper: [{ op: 'inherited-setter', key, throws: 'setter called' }] } });
+      const results = [setter('1'), setter('x')].map((input) => s.check('value', input).differences.length);
+      process.stdout.write(JSON.stringify({ results, apart: s.apart.stats.requests,
+        screened: s.worker(node).stats.requests }));
+      s.close();`;
+    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+    assert.equal(run.code, 0, run.stderr);
+    const { results, apart, screened } = JSON.parse(run.stdout);
+    assert.equal(results.length, 2);
+    assert.deepEqual([screened, apart], [1, 1], 'the element in the screened inputs\' worker, the named key apart');
+  });
+
   it('builds a screened input that changes a built-in prototype only in its worker, and judges its crash there',
     async function () {
       const script = `
