@@ -153,8 +153,9 @@ class Batches {
         else if (spoils(type, inputs[i])) spoiling.push(i);
         else (changesState(type, inputs[i]) ? apart : batched).push(i);
       }
-      if (this.skipScreened) for (const i of screened.splice(0)) slots[i].resolve(undefined);
-      pooled([...screened.map((i) => perOp(i, true)), ...spoiling.map((i) => perOp(i))], this.width, isCancelled);
+      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
+      const judged = this.skipScreened ? [] : screened;
+      pooled([...judged.map((i) => perOp(i, true)), ...spoiling.map((i) => perOp(i))], this.width, isCancelled);
       const sharing = apart.length > 0;
       for (const [indices, isApart] of [[batched, false], [apart, true]]) {
         if (!indices.length) continue;

@@ -8,11 +8,8 @@
 // engines replay it isolated. It only costs the in-process runner a restart.
 
 const { recipeNodes } = require('./recipes/nodes');
-// GetOwnPropertyNames gives an index key as a Number. Up to 2 ** 31 - 1 it
-// is a Smi, and 26.10.0 crashes at once; a larger one is a HeapNumber, cast
-// to a string: the key is dropped, and processes that ran such inputs in a
-// fuzzing run died later on inputs that never crash alone.
 const { isIndex } = require('./recipes/vocabulary');
+
 // The steps that may give their object an own enumerable key (`proto` and
 // `inherited-setter` change a prototype, `delete` takes a key away, and the
 // codec does not copy a key defined as not enumerable).
@@ -42,7 +39,10 @@ const shapes = [
   {
     // ipc_serdes (26.4+, 24.19+) copies a host object's own keys with
     // key.As<Name>() on what GetOwnPropertyNames gives: a Number for an
-    // index key, and a SIGSEGV (see isIndex).
+    // index key. Up to 2 ** 31 - 1 it is a Smi, and 26.10.0 crashes at once;
+    // a larger one is a HeapNumber, cast to a string: the key is dropped,
+    // and processes that ran such inputs in a fuzzing run died later on
+    // inputs that never crash alone.
     name: 'index key on a host object',
     matches(recipe) {
       const all = recipeNodes(recipe);
