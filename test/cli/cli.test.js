@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { cli, runNode, node26, node263, fixture, frame } = require('../fixtures/helpers');
+const { cli, cliMain, runNode, node26, node263, fixture, frame } = require('../fixtures/helpers');
 
 const oneLine = (stderr) => {
   assert.match(stderr, /^ipcfuzz \S+: [^\n]+\n$/, `stderr was: ${stderr}`);
@@ -206,6 +206,17 @@ describe('ipcfuzz CLI', function () {
       const { code, stderr } = await cli(['diff', '--recipe', sameRecipe, '--repro', path.join(dir, 'no-dir', 'r.js')]);
       assert.equal(code, 2);
       oneLine(stderr);
+    });
+
+    // Exit 1 would read as a difference found.
+    it('for an npm package that is not installed', async function () {
+      const out = path.join(dir, 'no-package-findings');
+      const { code, stdout, stderr } = await runNode(process.execPath,
+        ['-r', fixture('hide-fast-check.js'), cliMain, 'fuzz', '--seconds', '1', '--out', out]);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, '');
+      assert.equal(stderr, 'ipcfuzz: the npm package fast-check is not installed: run make install (npm ci)\n');
+      assert.equal(fs.existsSync(out), false);
     });
   });
 
