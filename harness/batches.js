@@ -69,13 +69,10 @@ function crashShape(type, input, sides) {
   return null;
 }
 
-// Whether an input's check serializes a recipe that changes shared state
-// each time (the recipes of the frame and stream checks are serialized once).
-const changesState = (type, input) => !onRecipes(type) && changesSharedState(input.recipe);
-// Whether it would also leave the worker that checks it slower for good
-// (recipes/steps.js spoilsProcess): it then runs on the per-operation path,
-// whose worker the screened inputs crash and renew often.
-const spoils = (type, input) => !onRecipes(type) && spoilsProcess(input.recipe);
+// The recipe an input's check serializes each time, whose steps decide its
+// worker (recipes/steps.js); none for the frame and stream checks, whose
+// recipes are serialized once.
+const serializedRecipe = (type, input) => (onRecipes(type) ? undefined : input.recipe);
 
 // A promise with its resolve and reject; its rejection is for whoever awaits
 // it: an input whose result is no longer wanted may be dropped.
@@ -149,9 +146,11 @@ class Batches {
       const screened = [];
       const spoiling = [];
       for (const i of all) {
+        const recipe = serializedRecipe(type, inputs[i]);
         if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
-        else if (spoils(type, inputs[i])) spoiling.push(i);
-        else (changesState(type, inputs[i]) ? apart : batched).push(i);
+        // One that would leave a worker slower for good goes where the screened inputs' crashes renew it.
+        else if (spoilsProcess(recipe)) spoiling.push(i);
+        else (changesSharedState(recipe) ? apart : batched).push(i);
       }
       if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
       const judged = this.skipScreened ? [] : screened;
