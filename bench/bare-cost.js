@@ -9,8 +9,9 @@
 // found by running it here once; of a check whose input the crash screen
 // knows (`screened`), made in a Jazzer.js target with its native side in a
 // worker, those of the other side and the decoding of that side's frame. A
-// line with neither stands for none. Prints one
-// JSON line: the seconds the codec calls of the whole trace take.
+// line with neither stands for none. A line weighted `w` stands for that
+// many (harness/trace.js). Prints one JSON line: the seconds the codec calls
+// of what the trace stands for take.
 //   node --expose-internals bench/bare-cost.js TRACE
 
 const fs = require('node:fs');
@@ -108,11 +109,13 @@ function prepare(request) {
 // cost of two such traces. Timed one line in four, the estimate depended on
 // which few of them fell in the sample: 18% and 20% below the whole traces'
 // (37.0 and 39.3 µs per exec), and 29.8 to 55.5 µs across the three runs of
-// one bench. It is timed a window of requests at a time (built, run kWarm times,
-// then the median of kTimed passes), after one sweep that runs every window
-// kWarm times to compile the codecs' paths: a tight loop over a few inputs,
-// the limit the harness is compared with. Holding every built value of a
-// long trace at once would make garbage collection, not the codecs, the cost.
+// one bench. Lines of each weight are sampled and scaled apart, so a trace
+// keeps its heavy values whole. It is timed a window of requests at a time
+// (built, run kWarm times, then the median of kTimed passes), after one sweep
+// that runs every window kWarm times to compile the codecs' paths: a tight
+// loop over a few inputs, the limit the harness is compared with. Holding
+// every built value of a long trace at once would make garbage collection,
+// not the codecs, the cost.
 const kMaxRequests = 20000;
 const kMaxChecks = 10000;
 const kWindow = 32;
@@ -153,22 +156,40 @@ function requestsOf(line) {
   return requests;
 }
 
+// The lines of a trace by weight, each group sampled evenly down to its share of `max`.
+function sampledByWeight(lines, max) {
+  const groups = new Map();
+  for (const line of lines) {
+    const w = line.w ?? 1;
+    if (!groups.has(w)) groups.set(w, []);
+    groups.get(w).push(line);
+  }
+  return [...groups].map(([w, all]) => {
+    const step = Math.ceil(lines.length / max);
+    const sampled = all.filter((_, i) => i % step === 0);
+    return { w, all: all.length, requests: sampled.flatMap(requestsOf), sampled: sampled.length };
+  });
+}
+
 function main() {
   const { positionals: [trace] } = parseFlags('bare-cost', { allowPositionals: true });
-  const all = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  const all = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
   // A whole check is several requests, and finding them costs a check.
-  const max = all.some((line) => line.startsWith('{"check"')) ? kMaxChecks : kMaxRequests;
-  const step = Math.ceil(all.length / max);
-  const sampled = all.filter((_, i) => i % step === 0);
-  const requests = sampled.flatMap((line) => requestsOf(JSON.parse(line)));
-  sweep(requests, () => {});
+  const max = all.some((line) => line.check !== undefined) ? kMaxChecks : kMaxRequests;
+  const groups = sampledByWeight(all, max);
+  sweep(groups.flatMap((g) => g.requests), () => {});
   let seconds = 0;
   let calls = 0;
-  sweep(requests, (window, pass) => {
-    seconds += median(Array.from({ length: kTimed }, pass));
-    calls += window.length;
-  });
-  process.stdout.write(`${JSON.stringify({ requests: all.length, sampled: requests.length, calls, seconds: seconds * (all.length / sampled.length) })}\n`);
+  for (const { w, all: lines, requests, sampled } of groups) {
+    let timed = 0;
+    sweep(requests, (window, pass) => {
+      timed += median(Array.from({ length: kTimed }, pass));
+      calls += window.length;
+    });
+    seconds += timed * w * (lines / sampled);
+  }
+  const standsFor = all.reduce((n, line) => n + (line.w ?? 1), 0);
+  process.stdout.write(`${JSON.stringify({ requests: all.length, standsFor, calls, seconds })}\n`);
 }
 
 main();

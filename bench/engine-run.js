@@ -8,18 +8,19 @@
 // throughput.
 //
 // It also writes, to --trace, the codec requests (serialize, deserialize,
-// roundtrip, stream) whose bare cost bench/bare-cost.js times: for
-// fast-check a random tenth of the requests the run made and of the inputs a
-// batch checked in its worker (bare-cost.js runs its check to find its
-// requests), since writing them all took a fifth of the frame target's rate;
-// its traceExecs are then a tenth of the run's execs. For a Jazzer.js target
-// a random tenth of the inputs its processes ran after their seed corpus
-// (those timed), each with its check when that ran in the target's process
-// (its native side in a worker, when screened) or its worker apart, or gave
-// its result again (the codec calls it stands for, which a loop without the
-// harness would make), and its traceExecs the number of those inputs: one
-// that ended an earlier process (every request of it in a worker) made no
-// codec call to time.
+// roundtrip, stream) whose bare cost bench/bare-cost.js times, each line
+// weighted by the records it stands for (harness/trace.js): for fast-check a
+// random tenth of the requests the run made and of the inputs a batch
+// checked in its worker (bare-cost.js runs its check to find its requests),
+// since writing them all took a fifth of the frame target's rate, and every
+// one of a heavy value; its traceExecs are then the run's execs. For a
+// Jazzer.js target a random tenth of the inputs its processes ran after their
+// seed corpus (those timed) and every heavy one, each with its check when
+// that ran in the target's process (its native side in a worker, when
+// screened) or its worker apart, or gave its result again (the codec calls
+// it stands for, which a loop without the harness would make), and its
+// traceExecs the inputs those lines stand for: one that ended an earlier
+// process (every request of it in a worker) made no codec call to time.
 // Its corpus stood for its inputs before; each of its entries counted once,
 // and a few heavy ones (a MiB value, a deep nest) among 600 took the bare
 // cost from 78 to 555 and 940 µs an exec in two of a bench's three runs.
@@ -92,7 +93,7 @@ async function fastCheck({ session, known, store, target, seconds, warmUp, seed,
   const execs = last.runs - from.runs;
   const timed = (last.ms - from.ms) / 1000;
   return {
-    execs, seconds: timed, execsPerSecond: execs / timed, traceExecs: execs / trace.every,
+    execs, seconds: timed, execsPerSecond: execs / timed, traceExecs: execs,
     warmUp: { execs: from.runs, seconds: (from.ms - started.ms) / 1000 },
     findings: s.findings.length,
     workerCrashes: session.stats().crashes, workerHangs: session.stats().hangs,
@@ -134,8 +135,9 @@ function runTarget({ target, seconds, seed, node, workDir, outDir, trace }) {
 
 // As many libFuzzer processes of the target as the engine runs for one
 // target alone (fuzzers/jazzer/engine.js), each timed from its own INITED;
-// their rates add up. Each writes a random tenth of its inputs, numbered
-// (fuzzers/jazzer/target.js): those after its INITED make the trace.
+// their rates add up. Each writes a random tenth of its inputs and every
+// heavy one, numbered and weighted (fuzzers/jazzer/target.js): those after
+// its INITED make the trace.
 async function jazzer({ session, store, target, seconds, seed, trace, scratch }) {
   const workDir = path.join(scratch, 'work');
   const jobs = jobsPerTarget(availableCores(), 1);
@@ -157,10 +159,10 @@ async function jazzer({ session, store, target, seconds, seed, trace, scratch })
   for (const [job, { run }] of timed.entries()) {
     if (!traces[job]) continue;
     for (const line of fs.readFileSync(traces[job], 'utf8').split('\n')) {
-      const n = Number(/^\{"n":(\d+)/.exec(line)?.[1]);
-      if (!(n > run.inited.execs)) continue;
+      const [, n, w] = /^\{"n":(\d+),"w":(\d+)/.exec(line) ?? [];
+      if (!(Number(n) > run.inited.execs)) continue;
       trace.add(`${line}\n`);
-      traceExecs++;
+      traceExecs += Number(w);
     }
   }
   return {

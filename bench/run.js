@@ -124,8 +124,10 @@ function report(results, meta, files) {
       'to its last progress (the rate of those seconds, whose code V8 has yet to optimize, is beside it); ' +
       'Jazzer.js execs/s from the end of the seed ' +
       'corpus to the last progress line. Bare codec µs/exec: the codec calls the target makes ' +
-      '(fast-check: a random tenth of the requests and checks of the run, scaled up; ' +
-      'Jazzer.js: a random tenth of the inputs its processes ran after their seed corpus), ' +
+      '(fast-check: a random tenth of the requests and checks of the run; ' +
+      'Jazzer.js: a random tenth of the inputs its processes ran after their seed corpus; ' +
+      'both: every one whose value is heavy, a string of 4,096 units, a nest 1,000 deep, an array of 1,000 items, ' +
+      'a view of 64 KiB or more; each scaled up by how many it stands for), ' +
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
       throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',

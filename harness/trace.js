@@ -6,10 +6,20 @@
 // and a Jazzer.js target interrupted by libFuzzer ends without running its
 // exit handlers, so what it holds at the end is lost (its lines are numbered
 // for that, see bench/engine-run.js). None is made for a trace nobody reads.
+// A record drawn one time in `every` is weighted so (`w`): it stands for
+// that many. A heavy value (recipes/weight.js) is written every time, with
+// weight 1: a few of them make most of a run's codec cost, and drawn one in
+// ten they made the bare cost of a Jazzer.js value run 26 µs an exec in one
+// run and 88 in the next.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const { onRecipes, mapRecipes } = require('./recipe-checks');
+const { isHeavyValue } = require('./recipes/weight');
+
+// The recipe whose value a check serializes each time, if any (a frame or
+// stream check's recipes come from a pool of small ones).
+const valueOf = (check, input) => (check === 'value' || check === 'roundtrip' ? input?.recipe : undefined);
 
 class Trace {
   static kFlush = 1 << 20;
@@ -30,18 +40,30 @@ class Trace {
     this.paused = false;  // while true, nothing is written
   }
 
-  // Whether the next record is one to write.
-  drawn() {
-    return !this.discard && !this.paused && (this.every <= 1 || Math.random() * this.every < 1);
+  // The weight of the next record, whose value is made from `recipe` (if
+  // any): 0 when it is not to be written, 1 for a heavy value, else `every`
+  // for the one record in `every` drawn at random.
+  weight(recipe) {
+    if (this.discard || this.paused) return 0;
+    if (this.every <= 1 || isHeavyValue(recipe ?? null)) return 1;
+    return Math.random() * this.every < 1 ? this.every : 0;
   }
 
+  // The weight of the next record of a check on `input`.
+  checkWeight(check, input) {
+    return this.weight(valueOf(check, input));
+  }
+
+  // A codec request.
   write(record) {
-    if (this.drawn()) this.add(`${JSON.stringify(record)}\n`);
+    const w = this.weight(record.op === 'serialize' ? record.input?.recipe : undefined);
+    if (w) this.add(`${JSON.stringify({ w, ...record })}\n`);
   }
 
   // A check of a batch.
   writeCheck(check, input, codecs) {
-    if (this.drawn()) this.add(this.checkLine(check, input, codecs));
+    const w = this.checkWeight(check, input);
+    if (w) this.add(this.checkLine(check, input, codecs, { w }));
   }
 
   // The line of a check, after `fields`. The recipes of a frame or stream

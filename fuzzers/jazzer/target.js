@@ -67,11 +67,12 @@ const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
 });
 // For the bench only (bench/engine-run.js): a random tenth of this process's
-// inputs, numbered, each with its check when that ran in this process, its
-// native side in a worker if the crash screen knows its shape (`screened`),
-// or whole in its worker apart, or gave the result it gives again
-// (checked-before.js): the codec calls the input stands for. One that ended
-// an earlier process (every request of it in a worker) is a number alone.
+// inputs and every heavy one, numbered and weighted (harness/trace.js), each
+// with its check when that ran in this process, its native side in a worker
+// if the crash screen knows its shape (`screened`), or whole in its worker
+// apart, or gave the result it gives again (checked-before.js): the codec
+// calls the input stands for. One that ended an earlier process (every
+// request of it in a worker) is a number alone.
 const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
 const codecs = { a: sides.a.codec, b: sides.b.codec };
 let inputNumber = 0;
@@ -83,11 +84,12 @@ if (trace) {
 }
 function traceInput(type, input) {
   inputNumber++;
-  if (trace?.drawn()) {
+  const w = trace?.checkWeight(type, input);
+  if (w) {
     const n = inputNumber;
     trace.add(checked?.input === input ?
-      trace.checkLine(type, input, codecs, checked.screened ? { n, screened: true } : { n }) :
-      `${JSON.stringify({ n })}\n`);
+      trace.checkLine(type, input, codecs, checked.screened ? { n, w, screened: true } : { n, w }) :
+      `${JSON.stringify({ n, w })}\n`);
   }
   checked = null;
 }

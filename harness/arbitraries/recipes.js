@@ -8,6 +8,7 @@ const fc = require('fast-check');
 const { errorTypes } = require('../recipes/kinds');
 const { viewTypes, bytesPerElement } = require('../wire');
 const { decodePart } = require('../recipes/bytes');
+const { estimatedBytes } = require('../recipes/weight');
 const { screen } = require('../crash-screen');
 const {
   integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
@@ -78,21 +79,34 @@ const key = fc.oneof(
 const hex = (min, max) => fc.uint8Array({ minLength: min, maxLength: max })
   .map((bytes) => Buffer.from(bytes).toString('hex'));
 
+// The arbitrary make(arg) gives, made once per argument (by its key): a
+// chain() calls its function at every draw, and building the arbitrary it
+// returns (a record of seven fields, a oneof of records) cost more than
+// drawing from it. Arbitraries are descriptions: the same one draws the same.
+function once(make, keyOf = String) {
+  const made = new Map();
+  return (arg) => {
+    const key = keyOf(arg);
+    if (!made.has(key)) made.set(key, make(arg));
+    return made.get(key);
+  };
+}
+
 // A view recipe, with the backing layouts that change what codecs read: an
 // offset into a larger buffer, a Buffer from the pool, a subclass, a
 // length-tracking view on a resizable buffer.
-const view = fc.constantFrom(...viewTypes).chain((type) => {
+const view = fc.constantFrom(...viewTypes).chain(once((type) => {
   const width = bytesPerElement[type] ?? 1;
   return fc.record({
     k: fc.constant('view'),
     type: fc.constant(type),
-    bytes: fc.integer({ min: 0, max: 6 }).chain((n) => hex(n * width, n * width)),
+    bytes: fc.integer({ min: 0, max: 6 }).chain(once((n) => hex(n * width, n * width))),
     offset: fc.integer({ min: 0, max: 3 }).map((n) => n * width),
     slack: fc.integer({ min: 0, max: 9 }),
     subclass: type === 'Buffer' ? fc.constant(false) : fc.boolean(),
     pooled: type === 'Buffer' ? fc.boolean() : fc.constant(false),
   }, { requiredKeys: ['k', 'type', 'bytes'] });
-});
+}));
 
 const arrayBuffer = fc.record({
   k: fc.constant('arraybuffer'),
@@ -158,12 +172,12 @@ const portKey = fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...namedPortKe
 const hostPart = fc.oneof({ weight: 30, arbitrary: part('host', 24).filter((node) => !screen({ recipe: node })) },
   { weight: 1, arbitrary: part('host', 24) }).filter((node) => !holdsHeavy(node));
 
-const port = fc.uniqueArray(portKey, { maxLength: 3 }).chain((keys) =>
+const port = fc.uniqueArray(portKey, { maxLength: 3 }).chain(once((keys) =>
   withTamper(
     fc.tuple(...keys.map(() => primitive)).map((values) =>
       ({ k: 'port', props: keys.map((k, i) => [k, values[i]]) })),
     hostTamper(keys.length ? keys : ['visible']),
-  ));
+  ), (keys) => JSON.stringify(keys)));
 
 const date = fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.constant('NaN')).map((v) => ({ k: 'date', v }));
 const regexp = fc.record({
@@ -282,17 +296,6 @@ const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
 const valueRecipe = fc.oneof(
   { weight: 3, arbitrary: recipe.filter((r) => screen({ recipe: r }) === null) },
   { weight: 1, arbitrary: recipe });
-
-// About how many bytes a recipe's frame holds: long strings, large views,
-// long arrays and deep nests weigh what they repeat.
-function estimatedBytes(node) {
-  if (!node || typeof node !== 'object') return 0;
-  if (Array.isArray(node)) return node.reduce((sum, n) => sum + estimatedBytes(n), 0);
-  const own = node.k === 'string' && typeof node.v === 'string' ? node.v.length * 2 * (node.repeat ?? 1) :
-    node.k === 'view' && typeof node.bytes === 'string' ? node.bytes.length / 2 * (node.repeat ?? 1) :
-      node.k === 'range' ? node.n * 9 : node.k === 'nest' ? node.depth * 8 : 8;
-  return own + Object.values(node).reduce((sum, n) => sum + (typeof n === 'object' ? estimatedBytes(n) : 0), 0);
-}
 
 // For the frame and stream properties, which corrupt and cut frames byte by
 // byte: values whose frames stay small.

@@ -16,6 +16,7 @@ const { isSlowdown } = require('../../bench/gate');
 const ttf = require('../../bench/time-to-find');
 const throughput = require('../../bench/throughput');
 const { sampleTree } = require('../../bench/rss');
+const { Trace } = require('../../harness/trace');
 
 const benchDir = path.join(__dirname, '..', '..', 'bench');
 
@@ -69,7 +70,9 @@ describe('bench', function () {
     const trace = path.join(dir, 'trace.jsonl');
     const frame = '000000045f0249010a';  // not a valid frame: a rejection counts as a call
     const requests = [
-      { op: 'serialize', codec: 'js', input: { recipe: { k: 'object', props: [['a', { k: 'number', v: 1 }]] } } },
+      // Drawn one time in ten: it stands for ten.
+      { w: 10, op: 'serialize', codec: 'js',
+        input: { recipe: { k: 'object', props: [['a', { k: 'number', v: 1 }]] } } },
       { op: 'serialize', codec: 'native', input: { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } } },
       { op: 'deserialize', codec: 'native', bytes: 'ff0f4922' },
       { op: 'roundtrip', codec: 'js', bytes: 'ff0f4922' },
@@ -80,6 +83,7 @@ describe('bench', function () {
     try {
       const r = nodeJson(head, ['--expose-internals', '--no-warnings', path.join(benchDir, 'bare-cost.js'), trace]);
       assert.equal(r.requests, 6);
+      assert.equal(r.standsFor, 15);
       assert.equal(r.calls, 5);
       assert.ok(positive(r.seconds), JSON.stringify(r));
     } finally {
@@ -146,13 +150,43 @@ describe('bench', function () {
     const numbers = lines.map((l) => l.n);
     assert.deepEqual(numbers, [...numbers].sort((x, y) => x - y));
     assert.ok(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 300));
-    assert.deepEqual(lines.filter((l) => Object.keys(l).length !== 1), []);
+    assert.deepEqual(lines.filter((l) => Object.keys(l).join() !== 'n,w' || l.w !== 10), []);
   });
 
   it('has a Jazzer.js target trace a screened input with its check, marked', function () {
     const lines = screenedSeedTrace(200, {});
     assert.ok(lines.length > 0, 'no line for 200 inputs');
-    for (const line of lines) assert.deepEqual(Object.keys(line), ['n', 'screened', 'check', 'input', 'codecs']);
+    for (const line of lines) assert.deepEqual(Object.keys(line), ['n', 'w', 'screened', 'check', 'input', 'codecs']);
+  });
+
+  it('has a trace keep every heavy value, and draw the others one in ten, weighted so', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-test-'));
+    const file = path.join(dir, 'trace.jsonl');
+    const light = { recipe: { k: 'number', v: 1 } };
+    const heavy = { recipe: { k: 'array', items: [{ k: 'string', v: 'a', repeat: 4096 }] } };
+    const codecs = { a: 'js', b: 'native' };
+    try {
+      const trace = new Trace(file, { every: 10 });
+      for (let i = 0; i < 2000; i++) trace.writeCheck('value', light, codecs);
+      for (let i = 0; i < 50; i++) trace.writeCheck('value', heavy, codecs);
+      // A frame check's recipe comes from a pool: drawn like any other.
+      const corruption = { k: 'truncate', at: 3 };
+      for (let i = 0; i < 50; i++) trace.writeCheck('recipeFrame', { ...heavy, corruption }, codecs);
+      trace.write({ op: 'serialize', codec: 'native', input: heavy });
+      trace.close();
+      const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const of = (check, { recipe }) =>
+        lines.filter((l) => l.check === check && JSON.stringify(l.input.recipe) === JSON.stringify(recipe));
+      const drawn = of('value', light);
+      assert.ok(drawn.length > 100 && drawn.length < 320, `${drawn.length} of 2000 drawn`);
+      assert.deepEqual([...new Set(drawn.map((l) => l.w))], [10]);
+      assert.equal(of('value', heavy).length, 50);
+      assert.deepEqual([...new Set(of('value', heavy).map((l) => l.w))], [1]);
+      assert.ok(of('recipeFrame', heavy).length < 50 && of('recipeFrame', heavy).every((l) => l.w === 10));
+      assert.deepEqual(lines.filter((l) => l.op === 'serialize').map((l) => l.w), [1]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('summarizes with medians, and a hunt not found as longer than any found', function () {
