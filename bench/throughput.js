@@ -88,7 +88,7 @@ async function engineRun({ engine, target, screened, seconds, seed, trace, findi
 
 async function bareCost(trace, node) {
   const args = ['--expose-internals', '--no-warnings', path.join(__dirname, 'bare-cost.js'), trace];
-  const { stdout } = await promisify(execFile)(node, args, { maxBuffer: 1 << 20, timeout: 120_000 });
+  const { stdout } = await promisify(execFile)(node, args, { maxBuffer: 1 << 20, timeout: 300_000 });
   return JSON.parse(stdout);
 }
 
