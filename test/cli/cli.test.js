@@ -220,6 +220,21 @@ describe('ipcfuzz CLI', function () {
     });
   });
 
+  // Exit 1 would read as a difference found, and node's own exit for an uncaught error is 1.
+  describe('exit 3 for a fault of ipcfuzz itself', function () {
+    it('named in its first line, its stack after it', async function () {
+      const out = path.join(dir, 'fault-findings');
+      const { code, stdout, stderr } = await runNode(process.execPath,
+        ['-r', fixture('break-known.js'), cliMain, 'fuzz', '--seconds', '1', '--out', out]);
+      assert.equal(code, 3, stderr);
+      assert.equal(stdout, '');
+      const [first, second] = stderr.split('\n');
+      assert.equal(first, 'ipcfuzz: internal error, a fault of ipcfuzz and no difference: ' +
+        'a bug planted by test/fixtures/break-known.js');
+      assert.match(second, /^TypeError: a bug planted/);
+    });
+  });
+
   // Point 7 of the bad inputs: each is refused in one line, exit 2, before
   // any work, and leaves the folder it ran in as it was.
   describe('exit 2 with one line, creating nothing', function () {
