@@ -109,13 +109,12 @@ function prepare(request) {
 // cost of two such traces. Timed one line in four, the estimate depended on
 // which few of them fell in the sample: 18% and 20% below the whole traces'
 // (37.0 and 39.3 µs per exec), and 29.8 to 55.5 µs across the three runs of
-// one bench. Lines of each weight are sampled and scaled apart, so a trace
-// keeps its heavy values whole. It is timed a window of requests at a time
-// (built, run kWarm times, then the median of kTimed passes), after one sweep
-// that runs every window kWarm times to compile the codecs' paths: a tight
-// loop over a few inputs, the limit the harness is compared with. Holding
-// every built value of a long trace at once would make garbage collection,
-// not the codecs, the cost.
+// one bench. Lines of each weight are sampled apart (weightedGroups, below).
+// It is timed a window of requests at a time (built, run kWarm times, then
+// the median of kTimed passes), after one sweep that runs every window kWarm
+// times to compile the codecs' paths: a tight loop over a few inputs, the
+// limit the harness is compared with. Holding every built value of a long
+// trace at once would make garbage collection, not the codecs, the cost.
 const kMaxRequests = 20000;
 const kMaxChecks = 10000;
 const kWindow = 32;
@@ -126,7 +125,7 @@ const kTimed = 5;
 const kLongPassSeconds = 0.02;
 const kLongPasses = 2;
 
-// eachWindow(window, times): times(n) gives n timed passes of the window.
+// eachWindow(window, passes): passes() times the window's passes, as many as it is worth.
 function sweep(requests, eachWindow) {
   for (let at = 0; at < requests.length; at += kWindow) {
     const window = requests.slice(at, at + kWindow).map(prepare).filter(Boolean);
@@ -178,19 +177,20 @@ function weightedGroups(lines, max) {
     if (!strata.has(w)) strata.set(w, []);
     strata.get(w).push(line);
   }
-  const weights = new Map();  // the text of a line -> its weight
+  const timed = new Map();  // the text of a line -> { line, weight }
   for (const [w, stratum] of strata) {
     const step = w === 1 ? 1 : Math.ceil(stratum.length / max);
     const sampled = stratum.filter((_, i) => i % step === 0);
     for (const line of sampled) {
       const text = JSON.stringify(line);
-      weights.set(text, (weights.get(text) ?? 0) + w * stratum.length / sampled.length);
+      if (!timed.has(text)) timed.set(text, { line, weight: 0 });
+      timed.get(text).weight += w * stratum.length / sampled.length;
     }
   }
   const groups = new Map();  // weight -> its lines
-  for (const [text, weight] of weights) {
+  for (const { line, weight } of timed.values()) {
     if (!groups.has(weight)) groups.set(weight, []);
-    groups.get(weight).push(JSON.parse(text));
+    groups.get(weight).push(line);
   }
   return [...groups].map(([weight, group]) => ({ weight, requests: group.flatMap(requestsOf) }));
 }

@@ -22,7 +22,7 @@ const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
 const { screen, mayCrash } = require('./crash-screen');
 const { builtinCodecs } = require('./codecs');
-const { onRecipes, mapRecipes } = require('./recipe-checks');
+const { onRecipes, serializedRecipe, mapRecipes } = require('./recipe-checks');
 const { changesSharedState, spoilsProcess, stepsMark } = require('./recipes/steps');
 const { satisfies } = require('./node-support');
 
@@ -68,11 +68,6 @@ function crashShape(type, input, sides) {
   }
   return null;
 }
-
-// The recipe an input's check serializes each time, whose steps decide its
-// worker (recipes/steps.js); none for the frame and stream checks, whose
-// recipes are serialized once.
-const serializedRecipe = (type, input) => (onRecipes(type) ? undefined : input.recipe);
 
 // A promise with its resolve and reject; its rejection is for whoever awaits
 // it: an input whose result is no longer wanted may be dropped.
@@ -146,6 +141,7 @@ class Batches {
       const screened = [];
       const spoiling = [];
       for (const i of all) {
+        // Its steps decide its worker (recipes/steps.js).
         const recipe = serializedRecipe(type, inputs[i]);
         if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
         // One that would leave a worker slower for good goes where the screened inputs' crashes renew it.

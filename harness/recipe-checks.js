@@ -58,6 +58,11 @@ const allChecks = { ...checks, recipeFrame, recipeStream };
 // Whether a check's inputs hold recipes that only codec a serializes.
 const onRecipes = (type) => type === 'recipeFrame' || type === 'recipeStream';
 
+// The recipe whose value an input's check serializes each time, if any; none
+// for the frame and stream checks, whose recipes (a pool of small ones) are
+// serialized once.
+const serializedRecipe = (type, input) => (onRecipes(type) ? undefined : input?.recipe);
+
 // An input of these two checks with each recipe replaced by what fn gives
 // for it (a batch's inputs travel with their recipes as numbers, see batches.js).
 function mapRecipes(type, input, fn) {
@@ -91,4 +96,4 @@ class FramesOnA {
   }
 }
 
-module.exports = { allChecks, onRecipes, mapRecipes, FramesOnA };
+module.exports = { allChecks, onRecipes, serializedRecipe, mapRecipes, FramesOnA };

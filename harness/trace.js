@@ -14,12 +14,8 @@
 
 const fs = require('node:fs');
 const os = require('node:os');
-const { onRecipes, mapRecipes } = require('./recipe-checks');
+const { onRecipes, serializedRecipe, mapRecipes } = require('./recipe-checks');
 const { isHeavyValue } = require('./recipes/weight');
-
-// The recipe whose value a check serializes each time, if any (a frame or
-// stream check's recipes come from a pool of small ones).
-const valueOf = (check, input) => (check === 'value' || check === 'roundtrip' ? input?.recipe : undefined);
 
 class Trace {
   static kFlush = 1 << 20;
@@ -51,7 +47,7 @@ class Trace {
 
   // The weight of the next record of a check on `input`.
   checkWeight(check, input) {
-    return this.weight(valueOf(check, input));
+    return this.weight(serializedRecipe(check, input));
   }
 
   // A codec request.

@@ -143,6 +143,10 @@ describe('ipcfuzz CLI', function () {
     });
   });
 
+  // A one-second fuzz run of the host node with a fixture preloaded (node -r).
+  const fuzzWith = (preload, out) =>
+    runNode(process.execPath, ['-r', fixture(preload), cliMain, 'fuzz', '--seconds', '1', '--out', out]);
+
   describe('exit 2 with one line on stderr', function () {
     const cases = {
       'an unknown command': () => [['frobnicate'], /unknown command/],
@@ -211,8 +215,7 @@ describe('ipcfuzz CLI', function () {
     // Exit 1 would read as a difference found.
     it('for an npm package that is not installed', async function () {
       const out = path.join(dir, 'no-package-findings');
-      const { code, stdout, stderr } = await runNode(process.execPath,
-        ['-r', fixture('hide-fast-check.js'), cliMain, 'fuzz', '--seconds', '1', '--out', out]);
+      const { code, stdout, stderr } = await fuzzWith('hide-fast-check.js', out);
       assert.equal(code, 2, stderr);
       assert.equal(stdout, '');
       assert.equal(stderr, 'ipcfuzz: the npm package fast-check is not installed: run make install (npm ci)\n');
@@ -223,9 +226,7 @@ describe('ipcfuzz CLI', function () {
   // Exit 1 would read as a difference found, and node's own exit for an uncaught error is 1.
   describe('exit 3 for a fault of ipcfuzz itself', function () {
     it('named in its first line, its stack after it', async function () {
-      const out = path.join(dir, 'fault-findings');
-      const { code, stdout, stderr } = await runNode(process.execPath,
-        ['-r', fixture('break-known.js'), cliMain, 'fuzz', '--seconds', '1', '--out', out]);
+      const { code, stdout, stderr } = await fuzzWith('break-known.js', path.join(dir, 'fault-findings'));
       assert.equal(code, 3, stderr);
       assert.equal(stdout, '');
       const [first, second] = stderr.split('\n');
