@@ -226,11 +226,11 @@ function compareOutcomes(op, where, oa, ob) {
     const lb = errorLabel(ob.error);
     if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
   } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
-    const byteDifference = bytesDifference(frameOf(oa), frameOf(ob));
-    if (byteDifference) {
-      const { offset, field } = byteDifference;
-      out.push(difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
-    }
+    const { offset, field, numbers } = bytesDifference(frameOf(oa), frameOf(ob));
+    out.push(numbers ?
+      difference('bytes', op, where, a, b, 'number-representation', `the same numbers, written as another type from ` +
+        `offset 0x${offset.toString(16)}: a ${numbers.a}, b ${numbers.b}`) :
+      difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
     if (d) {
@@ -249,23 +249,27 @@ function compareOutcomes(op, where, oa, ob) {
   return out;
 }
 
-// Where two frames that are not the same part: { offset, field }, or null
-// when they differ only in how numbers are written (numbersAsWritten). Where
-// either frame holds anything but a number at the first differing byte, the
-// two differ beyond that, and neither whole frame needs reading again.
+// Where two frames that are not the same part: { offset, field }, and
+// `numbers` ({ a, b }: the tag each wrote there) when they differ only in
+// how numbers are written (numbersAsWritten): V8 writes an integral number
+// as int32 or double by the field representation of the object's hidden
+// class, which may depend on the codec (a copy of a host object) or on what
+// the process ran before, which the fresh-process confirmation rules out.
+// Where either frame holds anything but a number at the first differing
+// byte, the two differ beyond that, and neither whole frame needs reading again.
 function bytesDifference(fa, fb) {
   const offset = firstByteDifference(fa, fb);
   const around = [fa, fb].map((frame) => fieldsAround(frame, offset));
-  if (around.every(({ at }) => numberFields.has(at)) && numbersAsWritten(fa) === numbersAsWritten(fb)) return null;
+  if (around.every(({ at }) => numberFields.has(at)) && numbersAsWritten(fa) === numbersAsWritten(fb)) {
+    const [a, b] = around.map(({ at }) => at.replace(/^tag\.|\.value$/g, ''));
+    return { offset, field: 'number-representation', numbers: { a, b } };
+  }
   return { offset, field: differingField(around) };
 }
 
 const numberFields = new Set(['tag.int32', 'int32.value', 'tag.double', 'double.value']);
 
-// A frame with every int32 and double written as its numeric value. V8 writes
-// an integral number as int32 or as double depending on the field
-// representation of the object's hidden class, which depends on what the
-// process ran before (js against js differs so): not the codec's choice.
+// A frame with every int32 and double written as its numeric value.
 function numbersAsWritten(bytes) {
   const { values } = annotateFrame(bytes, 0, { describe: false });
   const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);

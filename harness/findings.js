@@ -12,8 +12,9 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { renderResult } = require('./report');
 const { reproScript } = require('./repro');
-const { EnvironmentError } = require('./errors');
+const { EnvironmentError, UsageError } = require('./errors');
 const { classify } = require('./known');
+const { reduce, sizeOf, isPairing, drive } = require('./reduce');
 
 const kMeta = 'finding.json';
 
@@ -73,13 +74,14 @@ class FindingStore {
   // libFuzzer processes of a target), the first keeps its input and the
   // other counts it as seen again. `result` may be a function that gives
   // it, asked only when the finding is written.
-  record(result, difference, { sides, origin }) {
+  record(result, difference, { sides, origin, reduction }) {
     const folder = this.folderFor(sides, difference.signature);
     if (fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
     // A folder left without finding.json (a process killed while saving) is written in place.
     const staging = fs.existsSync(folder) ? folder : `${folder}.${process.pid}.tmp`;
     fs.mkdirSync(staging, { recursive: true });
-    writeFinding(staging, folder, typeof result === 'function' ? result() : result, difference, { sides, origin });
+    writeFinding(staging, folder, typeof result === 'function' ? result() : result, difference,
+      { sides, origin, reduction });
     if (staging === folder) return { folder, isNew: true };
     const failed = putInPlace(staging, folder);
     if (failed && fs.existsSync(path.join(folder, kMeta))) return countUp(folder);
@@ -148,7 +150,7 @@ function metaText(meta) {
     const isArray = Array.isArray(value);
     const entries = levels > 0 && value !== null && typeof value === 'object' ?
       Object.entries(value).filter(([, v]) => isArray || v !== undefined) : [];
-    if (!entries.length) return JSON.stringify(value) ?? 'null';
+    if (!entries.length) return leafText(value);
     const inner = `${indent}  `;
     const lines = entries.map(([k, v]) => `${inner}${isArray ? '' : `${JSON.stringify(k)}: `}${text(v, levels - 1, inner)}`);
     const [open, close] = isArray ? '[]' : '{}';
@@ -157,8 +159,19 @@ function metaText(meta) {
   return `${text(meta, kIndentLevels, '')}\n`;
 }
 
+// A tree deeper than JSON.stringify's stack (a value nested past the
+// codecs' limit, decoded) is named, not saved: its input rebuilds it.
+function leafText(value) {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return JSON.stringify('(nested too deep to save)');
+  }
+}
+
 // The files of a new finding, written in `dir`; the paths they print are in `folder`, where they go.
-function writeFinding(dir, folder, result, difference, { sides, origin }) {
+function writeFinding(dir, folder, result, difference, { sides, origin, reduction }) {
   const fromValue = result.type === 'value' || result.type === 'roundtrip';
   const inputFile = !fromValue ? 'input.bin' : result.input.recipe !== undefined ? 'input.json' : null;
   if (inputFile === 'input.json') writeAtomic(path.join(dir, inputFile), `${JSON.stringify(result.input.recipe, null, 2)}\n`);
@@ -167,7 +180,8 @@ function writeFinding(dir, folder, result, difference, { sides, origin }) {
   const fastCheck = origin?.engine === 'fast-check' && origin.path !== undefined ?
     `\nreplay the fast-check run: npx ipcfuzz fuzz --engine fast-check --property ${origin.property} ` +
     `--seed ${origin.seed} --path ${origin.path} --a ${sides.a.codec} --b ${sides.b.codec} --node ${sides.b.node}\n` : '';
-  writeAtomic(path.join(dir, 'report.txt'), `${renderResult(result, sides)}\n\nreplay: ${replay}\n${fastCheck}`);
+  writeAtomic(path.join(dir, 'report.txt'),
+    `${renderResult(result, sides)}\n\n${reductionLine(reduction)}replay: ${replay}\n${fastCheck}`);
   writeAtomic(path.join(dir, 'repro.js'), reproScript(result, {
     a: sides.a.codec, b: sides.b.codec, title: difference.signature,
   }), 0o755);
@@ -178,6 +192,7 @@ function writeFinding(dir, folder, result, difference, { sides, origin }) {
     detail: difference.detail,
     sides: { a: sideLabel(sides.a), b: sideLabel(sides.b) },
     origin,
+    reduction,
     type: result.type,
     input: result.input,
     replay,
@@ -191,16 +206,26 @@ function writeFinding(dir, folder, result, difference, { sides, origin }) {
 // Turns check results into findings for one run. Known differences are
 // counted; a signature met before in this run is not handled twice; with
 // `skipSaved`, one a store already holds from an earlier run is counted as
-// seen again instead of saved anew; a new one is confirmed (`confirm(type, input, difference)`, true or a
-// promise of it; none: every difference stands) and saved, or else counted
-// as history-dependent.
+// seen again instead of saved anew. A new one is settled (settle): its input
+// reduced to a 1-minimal one that still shows it (reduce.js), the
+// difference of that input classified again, split into the causes it pairs
+// when it is a pairing, confirmed in fresh processes and saved; or else
+// counted as known or history-dependent.
+// check(type, input, { isolate }) gives a result, or a promise of one
+// (none: inputs are recorded as they come); confirm(type, input, difference)
+// true or a promise of it (none: every difference stands).
+// reduction: { ms, deadline }: the time one reduction may take, and a time
+// (Date.now()) after which none goes on.
 class FindingRecorder {
-  constructor({ known, store = null, sides, confirm = null, skipSaved = false }) {
-    Object.assign(this, { known, store, sides, confirmer: confirm, skipSaved });
+  constructor({ known, store = null, sides, confirm = null, check = null, skipSaved = false, reduction = {} }) {
+    Object.assign(this, { known, store, sides, confirmer: confirm, checker: check, skipSaved });
+    this.reduction = { ms: reduction.ms ?? kReduceMs, deadline: reduction.deadline ?? Infinity };
     this.findings = new Map();
     this.knownHits = new Map();
     this.seenAgain = new Map();
-    this.historyDependent = new Set();
+    this.historyDependent = new Set();  // signatures that did not stand, at least once
+    this.historyTries = new Map();  // signature -> times it did not stand
+    this.pairings = new Map();  // signature -> times it was found to pair causes
   }
 
   // Sorts the differences of one result: { fresh (met for the first time),
@@ -210,9 +235,9 @@ class FindingRecorder {
     const sorted = { fresh: [], found: [], known: [], seenAgain: [] };
     for (const d of classify(result.differences, this.known)) {
       if (d.known) {
-        this.knownHits.set(d.known, (this.knownHits.get(d.known) ?? 0) + 1);
+        this.#countKnown(d);
         sorted.known.push(d);
-      } else if (this.historyDependent.has(d.signature)) {
+      } else if (this.#settled(d.signature)) {
         // counted when first met
       } else if (this.findings.has(d.signature)) {
         sorted.found.push(d);
@@ -226,19 +251,25 @@ class FindingRecorder {
     return sorted;
   }
 
-  isSaved(signature) {
-    return this.seenAgain.has(signature) || (this.skipSaved && Boolean(this.store?.has(this.sides, signature)));
+  #countKnown(d) {
+    this.knownHits.set(d.known, (this.knownHits.get(d.known) ?? 0) + 1);
   }
 
-  // Whether a new difference stands in fresh processes; one that does not is
-  // remembered as history-dependent. Synchronous when `confirm` is.
-  stands(result, difference) {
-    const judge = (ok) => {
-      if (!ok) this.historyDependent.add(difference.signature);
-      return ok;
-    };
-    const ok = this.confirmer ? this.confirmer(result.type, result.input, difference) : true;
-    return ok instanceof Promise ? ok.then(judge) : judge(ok);
+  // A signature found this often to pair causes, or not to stand in fresh
+  // processes, is not examined again in this run: another input of it may
+  // still show a real difference (number representation does both ways).
+  #settled(signature) {
+    return (this.pairings.get(signature) ?? 0) >= kTriesBeforeSettled ||
+      (this.historyTries.get(signature) ?? 0) >= kTriesBeforeSettled;
+  }
+
+  #notStanding(signature) {
+    this.historyDependent.add(signature);
+    this.historyTries.set(signature, (this.historyTries.get(signature) ?? 0) + 1);
+  }
+
+  isSaved(signature) {
+    return this.seenAgain.has(signature) || (this.skipSaved && Boolean(this.store?.has(this.sides, signature)));
   }
 
   // A difference saved by an earlier run keeps its input: only its count goes up.
@@ -246,11 +277,11 @@ class FindingRecorder {
     this.store?.record(result, difference, { sides: this.sides, origin: {} });
   }
 
-  // Saves a confirmed difference once; `about` is kept with the finding.
-  record(result, difference, origin, about = {}) {
+  // Saves a settled difference once; `about` is kept with the finding.
+  record(result, difference, origin, about = {}, reduction = undefined) {
     if (this.findings.has(difference.signature)) return this.findings.get(difference.signature);
-    const stored = this.store?.record(result, difference, { sides: this.sides, origin });
-    const finding = { difference, result, folder: stored?.folder, ...about };
+    const stored = this.store?.record(result, difference, { sides: this.sides, origin, reduction });
+    const finding = { difference, result, folder: stored?.folder, reduction, ...about };
     this.findings.set(difference.signature, finding);
     return finding;
   }
@@ -260,22 +291,110 @@ class FindingRecorder {
     const meta = FindingStore.read(folder);
     if (this.findings.has(meta.signature)) return this.findings.get(meta.signature);
     const { signature, tier, where, detail } = meta;
-    const finding = { difference: { signature, tier, where, detail }, folder, ...about };
+    const finding = { difference: { signature, tier, where, detail }, folder, reduction: meta.reduction, ...about };
     this.findings.set(signature, finding);
     return finding;
   }
 
-  // One result through the whole way: returns the differences of it that are
-  // findings of this run, new or met before.
-  async add(result, origin, about) {
+  // What a new difference of a result comes to: a list of { difference,
+  // status, finding? }, status one of finding (saved now), found (a finding
+  // of this run already), seen-again, known, history (it did not stand),
+  // pairing (the difference paired causes; its parts follow it in the list).
+  // Synchronous when the check and confirm functions are.
+  settle(result, difference, origin = {}, about = {}) {
+    return drive(this.#settle(result, difference, origin, about, new Set()));
+  }
+
+  // One result through the whole way: returns the differences that it, or
+  // the causes it paired, showed and that are findings of this run, new or met before.
+  add(result, origin, about) {
+    return drive(this.#add(result, origin, about));
+  }
+
+  * #add(result, origin, about) {
     const { fresh, found } = this.sort(result);
+    const out = [...found];
     for (const d of fresh) {
-      if (await this.stands(result, d)) {
-        this.record(result, d, origin, about);
-        found.push(d);
+      for (const s of yield* this.#settle(result, d, origin, about, new Set())) {
+        if (s.status === 'finding' || s.status === 'found') out.push(s.difference);
       }
     }
-    return result.differences.filter((d) => found.includes(d));
+    return out;
+  }
+
+  * #settle(result, difference, origin, about, met) {
+    const { signature } = difference;
+    if (this.findings.has(signature)) return [{ difference, status: 'found', finding: this.findings.get(signature) }];
+    if (this.#settled(signature)) return [{ difference, status: this.pairings.has(signature) ? 'pairing' : 'history' }];
+    if (this.isSaved(signature)) return [{ difference, status: 'seen-again' }];
+    if (met.has(signature)) return [];
+    met.add(signature);
+    const reduced = yield* this.#reduce(result, difference);
+    if (!reduced) {
+      // Not shown again by its own input: something outside the input decides it.
+      this.#notStanding(signature);
+      return [{ difference, status: 'history' }];
+    }
+    const { result: final, difference: shown, reduction, parts } = reduced;
+    if (parts) {
+      this.pairings.set(signature, (this.pairings.get(signature) ?? 0) + 1);
+      const out = [{ difference: shown, status: 'pairing', reduction }];
+      for (const part of parts) {
+        const sorted = this.sort(part.result);
+        for (const d of sorted.known) out.push({ difference: d, status: 'known' });
+        for (const d of sorted.seenAgain) out.push({ difference: d, status: 'seen-again' });
+        for (const d of sorted.found) {
+          out.push({ difference: d, status: 'found', finding: this.findings.get(d.signature) });
+        }
+        for (const d of sorted.fresh) {
+          out.push(...yield* this.#settle(part.result, d, { ...origin, pairedIn: signature }, about, met));
+        }
+      }
+      return out;
+    }
+    // Known once reduced: a known entry's matcher may name the reduced place.
+    if (shown !== difference && classify([shown], this.known)[0].known) {
+      this.#countKnown(shown);
+      return [{ difference: shown, status: 'known' }];
+    }
+    const stands = this.confirmer ? yield this.confirmer(final.type, final.input, shown) : true;
+    if (!stands) {
+      this.#notStanding(signature);
+      return [{ difference: shown, status: 'history' }];
+    }
+    const finding = this.record(final, shown, origin, about, reduction);
+    return [{ difference: shown, status: 'finding', finding }];
+  }
+
+  // The input of a difference reduced while it still shows that difference's
+  // signature: { result, difference, reduction, parts (when it is a pairing:
+  // the one-step reductions that show differences) }, or null when the
+  // input does not show it again. Without a check function, the input as it came.
+  * #reduce(result, difference) {
+    const { type, input } = result;
+    const unreduced = { from: sizeOf(type, input), to: sizeOf(type, input), steps: 0, checks: 0, ms: 0 };
+    if (!this.checker) return { result, difference, reduction: { ...unreduced, status: 'not reduced' } };
+    const started = Date.now();
+    const options = { isolate: difference.tier === 'crash' };
+    const shows = (r) => r?.differences?.find((d) => d.signature === difference.signature);
+    const start = yield this.checker(type, input, options);
+    if (!shows(start)) return null;
+    // What the deadline leaves after reducing is for confirming and saving.
+    const last = this.reduction.deadline - kConfirmReserveMs;
+    const until = Math.min(started + this.reduction.ms, last);
+    const done = started >= last ? { result: null, steps: 0, checks: 0, complete: false, parts: [] } :
+      yield* mapYields(reduce(type, input, { keeps: shows, until }),
+        (request) => orNull(() => this.checker(request.type, request.input, options)));
+    const final = done.result ?? start;
+    const shown = shows(final);
+    const reduction = {
+      status: done.complete ? 'reduced' : started >= last ? 'not reduced' : 'partly reduced',
+      from: unreduced.from, to: sizeOf(type, final.input), steps: done.steps, checks: done.checks + 1,
+      ms: Date.now() - started,
+    };
+    const parts = done.complete && isPairing(final, done.parts) ?
+      done.parts.filter((p) => p.result?.differences?.length) : null;
+    return { result: final, difference: shown, reduction, parts };
   }
 
   // Known differences met, with the reason and link of their entries.
@@ -285,6 +404,45 @@ class FindingRecorder {
       return [id, { count, reason: entry.reason, link: entry.link }];
     }));
   }
+}
+
+// The time one reduction may take by default, and what it leaves of a
+// deadline for the confirmation and the saving; see #settled.
+const kReduceMs = 5000;
+const kConfirmReserveMs = 1500;
+const kTriesBeforeSettled = 3;
+
+// What call() gives, or null where it threw (or its promise rejected) for
+// an input at fault, as a reduction candidate may be.
+function orNull(call) {
+  const atFault = (err) => {
+    if (err instanceof UsageError) return null;
+    throw err;
+  };
+  try {
+    const result = call();
+    return result instanceof Promise ? result.catch(atFault) : result;
+  } catch (err) {
+    return atFault(err);
+  }
+}
+
+// Passes what `steps` yields through `call`, and the results back.
+function* mapYields(steps, call) {
+  let step = steps.next();
+  while (!step.done) step = steps.next(yield call(step.value));
+  return step.value;
+}
+
+// How far a finding's input was reduced, for its report.
+function reductionLine(reduction) {
+  if (!reduction) return '';
+  const how = {
+    'reduced': 'reduced to a 1-minimal input (no one-step reduction keeps the difference)',
+    'partly reduced': 'partly reduced: the time for reducing it ran out, smaller inputs may show it',
+  }[reduction.status] ?? 'not reduced';
+  return `input: ${how}; ${reduction.from} -> ${reduction.to}, ${reduction.steps} steps in ${reduction.checks} checks, ` +
+    `${reduction.ms} ms\n`;
 }
 
 function sideLabel(side) {
@@ -306,4 +464,4 @@ function writeAtomic(file, data, mode = 0o644) {
   fs.renameSync(tmp, file);
 }
 
-module.exports = { FindingStore, FindingRecorder };
+module.exports = { FindingStore, FindingRecorder, metaText, writeAtomic };

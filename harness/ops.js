@@ -5,22 +5,8 @@
 
 const { canonicalize, copyBytes } = require('./canonical');
 const { loadCodec, builtinCodecs } = require('./codecs');
-const { EnvironmentError, UsageError } = require('./errors');
+const { EnvironmentError, UsageError, describeError } = require('./errors');
 const { tampered } = require('./recipes/steps');
-
-function describeError(err) {
-  if (err === null || (typeof err !== 'object' && typeof err !== 'function')) {
-    return { name: typeof err, message: String(err) };
-  }
-  let name;
-  try {
-    name = err.constructor?.name ?? 'Object';
-  } catch {
-    name = 'Object';
-  }
-  const code = typeof err.code === 'string' ? err.code : undefined;
-  return { name, code, message: String(err.message ?? '').slice(0, 1000) };
-}
 
 // The outcome of a call that threw: a rejection, unless the harness itself is at fault.
 function rejection(err) {
@@ -157,18 +143,22 @@ function attemptBuild(build) {
   return outcome.kind === 'reject' ? { kind: 'unbuildable', error: outcome.error } : outcome;
 }
 
+// A setup or teardown that throws is the recipe's fault, not the codec's
+// (a getter took away the close method of a port the teardown closes): the
+// input is unbuildable, whatever the codec did.
+function faultOf(outcome, when) {
+  return outcome?.kind === 'reject' ?
+    { kind: 'unbuildable', error: { ...outcome.error, message: `${when}: ${outcome.error.message}` } } : null;
+}
+
 // build.effects collects what user code ran (getters, setters) during the call.
 function serialize(codec, build) {
-  const outcome = attempt(() => {
-    try {
-      build.setup();
-      return written(codec.serialize(build.value));
-    } finally {
-      build.teardown();
-    }
-  });
-  outcome.effects = build.effects;
-  return outcome;
+  const setup = faultOf(attempt(() => build.setup()), 'the recipe\'s setup threw');
+  const outcome = setup ?? attempt(() => written(codec.serialize(build.value)));
+  const teardown = faultOf(attempt(() => build.teardown()), 'the recipe\'s teardown threw');
+  const ended = setup ?? teardown ?? outcome;
+  ended.effects = build.effects;
+  return ended;
 }
 
 // The reference codec, whose writing changes nothing in the value it writes.
@@ -188,10 +178,10 @@ const mayHaveChanged = (build, effects) => effects.length > 0 && (build.changed?
 // described: the input, when the value is to be described.
 function serializeShared(build, effects, codecs, described) {
   const outcomes = [null, null];
-  const setup = attempt(() => build.setup());
-  if (setup?.kind === 'reject') {
+  const setup = faultOf(attempt(() => build.setup()), 'the recipe\'s setup threw');
+  if (setup) {
     attempt(() => build.teardown());
-    return outcomes;
+    return [setup, { ...setup }];
   }
   // What user code ran while the value was built, each codec's own build would have run.
   const built = effects.splice(0);
@@ -204,13 +194,13 @@ function serializeShared(build, effects, codecs, described) {
     if (changed) break;
   }
   const secondChanged = changed && outcomes[1] !== null;
-  const teardown = attempt(() => build.teardown());
-  // What the teardown ran and how it ended, each codec's own teardown would have.
+  const teardown = faultOf(attempt(() => build.teardown()), 'the recipe\'s teardown threw');
+  // What the teardown ran, each codec's own teardown would have.
   const after = effects.splice(0);
   for (const [i, o] of outcomes.entries()) {
     if (!o) continue;
     o.effects.push(...after);
-    if (teardown?.kind === 'reject') outcomes[i] = { ...teardown, effects: o.effects };
+    if (teardown) outcomes[i] = { ...teardown, effects: o.effects };
   }
   if (secondChanged) outcomes[0] = null;
   const clean = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);

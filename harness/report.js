@@ -4,6 +4,7 @@
 
 const { hexdump } = require('./hexdump');
 const { outcomeLabel, bothFailedAlike, tiers } = require('./compare');
+const { isSharedDefect } = require('./roundtrip');
 
 const kColumn = 58;
 
@@ -122,14 +123,32 @@ function verdictRows(differences, outcomes = {}) {
   const alike = bothFailed(outcomes);
   return tiers.map((tier) => {
     const found = differences.filter((d) => d.tier === tier);
-    const fresh = found.filter((d) => !d.known);
+    const fresh = found.filter((d) => !d.known && !isSharedDefect(d.signature));
+    const shared = found.filter((d) => !d.known && isSharedDefect(d.signature));
     const same = tier === 'crash' && alike.length ? `same (${alike.join('; ')})` : 'same';
-    const knownIds = [...new Set(found.map((d) => d.known))].join(', ');
-    const status = fresh.length ? 'DIFF' : found.length ? `known (${knownIds})` : same;
+    const knownIds = [...new Set(found.map((d) => d.known).filter(Boolean))].join(', ');
+    const status = fresh.length ? 'DIFF' : shared.length ? 'shared defect' : found.length ? `known (${knownIds})` : same;
     const detail = (fresh[0] ?? found[0]);
     return `  ${tier.padEnd(15)} ${status}${detail ? `  ${detail.where}: ${detail.detail}` : ''}`;
   });
 }
+
+// The last line of a verdict. A defect both codecs share is no difference
+// between them: listed, it leaves the verdict SAME (and the exit code 0), as
+// it does for fuzz and gate.
+function verdictLine(differences) {
+  const plural = (n, word) => `${n} ${word}${n > 1 ? 's' : ''}`;
+  const shared = differences.filter((d) => !d.known && isSharedDefect(d.signature)).length;
+  const fresh = differences.filter((d) => !d.known).length - shared;
+  const known = differences.filter((d) => d.known).length;
+  const also = [known && `${plural(known, 'known difference')}`, shared && `${plural(shared, 'defect')} both share`]
+    .filter(Boolean);
+  if (fresh) return `DIFF: ${plural(fresh, 'difference')}${also.length ? ` (+${also.join(', ')})` : ''}`;
+  return also.length ? `SAME except ${also.join(' and ')}` : 'SAME';
+}
+
+// Whether a result holds a difference that is no known one nor a defect both codecs share.
+const differs = (differences) => differences.some((d) => !d.known && !isSharedDefect(d.signature));
 
 // Outcomes, annotated frames and verdict of a result.
 function renderBody(result) {
@@ -139,11 +158,7 @@ function renderBody(result) {
   }
   // A third opinion, where the C model of the format was consulted.
   if (result.model) lines.push('', 'what the format says (the C model)', ...result.model.map((l) => `  ${l}`));
-  const fresh = result.differences.filter((d) => !d.known).length;
-  const known = result.differences.length - fresh;
-  lines.push('', 'verdict', ...verdictRows(result.differences, result.outcomes), '',
-    fresh ? `DIFF: ${fresh} difference${fresh > 1 ? 's' : ''}${known ? ` (+${known} known)` : ''}` :
-      known ? `SAME except ${known} known difference${known > 1 ? 's' : ''}` : 'SAME');
+  lines.push('', 'verdict', ...verdictRows(result.differences, result.outcomes), '', verdictLine(result.differences));
   return lines.join('\n');
 }
 
@@ -159,4 +174,4 @@ function renderResult(result, sides) {
   return [`a: ${name(sides.a)}`, `b: ${name(sides.b)}`, '', ...inputRows(result), renderBody(result)].join('\n');
 }
 
-module.exports = { renderResult, renderBody, verdictRows, describe, describeOutcome };
+module.exports = { renderResult, renderBody, verdictRows, verdictLine, differs, describe, describeOutcome };

@@ -78,7 +78,7 @@ function main() {
   const result = runSync(${JSON.stringify(result.type)}, run, input);
   for (const d of result.differences) d.known = known[d.signature];
   console.log(harness('report.js').renderBody(result));
-  process.exitCode = result.differences.some((d) => !d.known) ? 1 : 0;
+  process.exitCode = harness('report.js').differs(result.differences) ? 1 : 0;
 }
 
 ${bundle(['ops.js', 'checks.js', 'report.js', 'codecs/js.js', 'codecs/native.js', 'codecs/builtin.js'])}
@@ -93,4 +93,4 @@ try {
 `;
 }
 
-module.exports = { reproScript };
+module.exports = { reproScript, inputSource };

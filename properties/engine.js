@@ -22,6 +22,7 @@ const kRunsPerTurn = 40;
 // per-operation worker delays, while the batch workers go on with the others.
 const kTurnsPerWorker = 4;
 const kTurnsAhead = 2;
+const kReduceGraceMs = 2000;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
@@ -36,7 +37,9 @@ async function runProperties(options) {
   const deadline = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
-  const state = newState(options.seed ?? Date.now() % 2 ** 31, recorderOf(options, { skipSaved: true }));
+  // A finding met at the end of the budget is still reduced, within the grace the fuzz command gives.
+  const recorder = recorderOf({ ...options, deadline: deadline + kReduceGraceMs }, { skipSaved: true });
+  const state = newState(options.seed ?? Date.now() % 2 ** 31, recorder);
   // A turn's property, seed and number of inputs, given the runs done before it.
   const cycle = turnCycle(names);
   const plan = (turn, runsBefore) => {
@@ -83,8 +86,11 @@ async function runProperties(options) {
         engine: 'fast-check', property: name, seed, path: outcome.path,
         ...properties[name].input(outcome.counterexample),
       };
-      state.recorder.record(result, difference, origin, { property: name, seed, path: outcome.path });
-      perProperty(state, name)[isSharedDefect(difference.signature) ? 'shared' : 'findings']++;
+      const about = { property: name, seed, path: outcome.path };
+      const settled = await state.recorder.settle(result, difference, origin, about);
+      for (const { status, difference: d } of settled) {
+        if (status === 'finding') perProperty(state, name)[isSharedDefect(d.signature) ? 'shared' : 'findings']++;
+      }
     }
     const now = summary(state, started);
     onProgress({ ...now, property: name });
@@ -115,9 +121,11 @@ function turnCycle(names) {
 
 // A difference already saved in the store is seen again only in a run with a
 // budget: the exhaustive run saves (or counts up) whatever it meets.
-function recorderOf({ session, known, store }, { skipSaved }) {
+// Reductions end with the run (`deadline`).
+function recorderOf({ session, known, store, deadline }, { skipSaved }) {
   return new FindingRecorder({
-    known, store, sides: session.sides, skipSaved,
+    known, store, sides: session.sides, skipSaved, reduction: { deadline },
+    check: (type, input) => session.check(type, input),
     confirm: (type, input, difference) => session.confirm(type, input, difference),
   });
 }
@@ -235,7 +243,6 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     const difference = result.differences.find((d) => d.signature === target) ??
       result.differences.find((d) => !d.known);
     if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
-    if (!await state.recorder.stands(result, difference)) return { runs };
     return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
   } catch (err) {
     if (err instanceof StoppedError) return { runs, stopped: true };

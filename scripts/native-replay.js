@@ -39,7 +39,9 @@ async function main() {
   });
   // Every difference stands: the frame check has no process history to rule out.
   const store = new FindingStore(values.out);
-  const recorder = new FindingRecorder({ known: loadKnown(), store, sides: session.sides });
+  const recorder = new FindingRecorder({
+    known: loadKnown(), store, sides: session.sides, check: (type, input) => session.check(type, input),
+  });
   try {
     for (const file of files) {
       const bytes = fs.readFileSync(path.join(dir, file));

@@ -6,7 +6,7 @@ const path = require('node:path');
 const { parse, sideFlags, sessionOptions, checkNewFile } = require('..');
 const { Session } = require('../../harness/session');
 const { loadKnown, classify, splitByScope } = require('../../harness/known');
-const { renderResult } = require('../../harness/report');
+const { renderResult, differs } = require('../../harness/report');
 const { reproScript } = require('../../harness/repro');
 const { UsageError } = require('../../harness/errors');
 const model = require('../../fuzzers/native/model');
@@ -101,7 +101,7 @@ async function run(args) {
         a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${given} ${values[given]}`,
       }));
     }
-    return result.differences.some((d) => !d.known) ? 1 : 0;
+    return differs(result.differences) ? 1 : 0;
   } finally {
     session.close();
   }

@@ -35,10 +35,12 @@ const kOutOfTime = 'out of time';
 // one FindingRecorder, so that a difference met by several stages is
 // confirmed and saved once.
 class Collector {
-  constructor({ session, known, store }) {
+  constructor({ session, known, store, deadline }) {
     Object.assign(this, { session, known, store });
     this.recorder = new FindingRecorder({
-      known, store, sides: session.sides, confirm: (type, input, d) => session.confirm(type, input, d),
+      known, store, sides: session.sides, reduction: { deadline },
+      check: (type, input) => session.check(type, input),
+      confirm: (type, input, d) => session.confirm(type, input, d),
     });
   }
 
@@ -178,7 +180,8 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
-  const collector = new Collector({ session: options.session, known: options.known, store });
+  const collector = new Collector({ session: options.session, known: options.known, store,
+    deadline: started + (options.budget - kReportSeconds) * 1000 });
   // The deterministic stages may use the budget but for the time reports take.
   collector.timeLeft = () => options.budget - kReportSeconds - (Date.now() - started) / 1000;
   const stopper = new AbortController();

@@ -134,6 +134,7 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, 
 function count(status, what, detail) {
   if (what === 'seen-again') status.seenAgain.add(detail);
   else if (what === 'history') status.historyDependent.add(detail);
+  else if (what === 'pairing') status.pairings.add(detail);
   else status.worker[detail] = (status.worker[detail] ?? 0) + 1;
 }
 
@@ -143,7 +144,9 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   const bytes = fs.readFileSync(file);
   const result = await session.check(target, inputs[target](bytes));
   const recorder = new FindingRecorder({
-    known, store, sides: session.sides, skipSaved: true, confirm: (type, input, d) => session.confirm(type, input, d),
+    known, store, sides: session.sides, skipSaved: true,
+    check: (type, input) => session.check(type, input),
+    confirm: (type, input, d) => session.confirm(type, input, d),
   });
   const { fresh, seenAgain } = recorder.sort(result);
   const unknown = result.differences.filter((d) => fresh.includes(d) || seenAgain.includes(d));
@@ -151,10 +154,6 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   if (chosen && seenAgain.includes(chosen)) {
     recorder.countAgain(result, chosen);
     status.seenAgain.add(chosen.signature);
-    return;
-  }
-  if (chosen && !await recorder.stands(result, chosen)) {
-    status.historyDependent.add(chosen.signature);
     return;
   }
   if (!chosen) {
@@ -165,9 +164,14 @@ async function recordArtifact(file, { target, session, known, store, status }) {
     status.findings.set(`unreproduced:${path.basename(file)}`, { signature: `unreproduced ${path.basename(file)}`, folder, target });
     return;
   }
-  const stored = recorder.record(result, chosen,
-    { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') });
-  status.findings.set(chosen.signature, { signature: chosen.signature, folder: stored.folder, target });
+  const origin = { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') };
+  for (const { status: settled, difference: d, finding } of await recorder.settle(result, chosen, origin)) {
+    const found = settled === 'finding' && { signature: d.signature, folder: finding.folder, target };
+    if (found) status.findings.set(d.signature, found);
+    else if (settled === 'history') status.historyDependent.add(d.signature);
+    else if (settled === 'seen-again') status.seenAgain.add(d.signature);
+    else if (settled === 'pairing') status.pairings.add(d.signature);
+  }
 }
 
 // libFuzzer processes per target, when `parallel` of them may run at once.
@@ -182,7 +186,8 @@ async function runTarget(target, { job = 0, jobs = 1, crashed = [], ...options }
   const status = {
     target, job, label: jobs > 1 ? `${target}/${job + 1}` : target, seeds: [],
     execs: 0, cov: 0, ft: 0, corpus: 0, execsPerSecond: 0, findings: new Map(), stats: {}, restarts: 0, runs: 0,
-    seenAgain: new Set(), historyDependent: new Set(), worker: {}, crashed, unsaved: [], gaveUp: undefined,
+    seenAgain: new Set(), historyDependent: new Set(), pairings: new Set(), worker: {}, crashed, unsaved: [],
+    gaveUp: undefined,
   };
   options.statuses.push(status);
   const { deadline } = options;

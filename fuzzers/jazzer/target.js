@@ -32,11 +32,9 @@ const sides = {
 };
 const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
 const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
-// A shrink tries at most this many candidates, for at most this long: each
-// candidate of a crash found in a worker costs a worker, and libFuzzer ends a
-// target whose input runs longer than its -timeout.
-const kShrinkBudget = 200;
-const kShrinkMs = 5000;
+// A reduction takes at most this long: each candidate of a crash costs a
+// worker, and libFuzzer ends a target whose input runs longer than its -timeout.
+const kReduceMs = 5000;
 // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
 // fuzzer, so that the platform files it with its input.
 const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
@@ -94,32 +92,17 @@ function traceInput(type, input) {
   checked = null;
 }
 
+// A reduction's candidates run in workers: one may crash a codec where the input did not.
 const recorder = new FindingRecorder({
-  known, store, sides, skipSaved: true, confirm: (type, input, d) => session.confirm(type, input, d),
+  known, store, sides, skipSaved: true, reduction: { ms: kReduceMs },
+  check: (type, input) => session.check(type, input, true),
+  confirm: (type, input, d) => session.confirm(type, input, d),
 });
 
 // The differences of one input that are not known.
 function unknownDifferences(type, input) {
   const result = session.check(type, input);
   return { result, unknown: classify(result.differences, known).filter((d) => !d.known) };
-}
-
-// Removes ever smaller pieces of the fuzzer's bytes while the same signature
-// stays, so a finding is saved from a short input.
-function shrink(data, toInput, type, signature) {
-  const keeps = (bytes) => unknownDifferences(type, toInput(bytes)).unknown.some((d) => d.signature === signature);
-  let best = data;
-  let budget = kShrinkBudget;
-  const until = Date.now() + kShrinkMs;
-  const more = () => budget > 0 && Date.now() < until;
-  for (let size = best.length >> 1; size >= 1 && more(); size >>= 1) {
-    for (let at = 0; at + size <= best.length && more(); budget--) {
-      const candidate = Buffer.concat([best.subarray(0, at), best.subarray(at + size)]);
-      if (keeps(candidate)) best = candidate;
-      else at += size;
-    }
-  }
-  return best;
 }
 
 // The crash the platform files: its first line names one difference (the
@@ -165,19 +148,12 @@ function fuzzOne(target, data) {
     recorder.countAgain(() => session.checkInFull(type, input), difference);
     announce('seen-again', difference.signature);
   }
+  const origin = { engine: 'jazzer', target, input: Buffer.from(data).toString('hex') };
   for (const difference of fresh) {
-    if (recorder.findings.has(difference.signature) || recorder.historyDependent.has(difference.signature)) continue;
-    const bytes = shrink(Buffer.from(data), toInput, type, difference.signature);
-    const result = session.checkInFull(type, toInput(bytes));
-    const kept = result.differences.find((d) => d.signature === difference.signature);
-    if (!kept || !recorder.stands(result, kept)) {
-      // Not seen again, or not in fresh processes: something outside the input decides it.
-      recorder.historyDependent.add(difference.signature);
-      announce('history', difference.signature);
-      continue;
+    for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
+      if (status === 'finding') announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
+      else if (status === 'history' || status === 'seen-again' || status === 'pairing') announce(status, d.signature);
     }
-    const { folder } = recorder.record(result, kept, { engine: 'jazzer', target, input: bytes.toString('hex') });
-    announce('finding', `${difference.signature}\t${folder ?? ''}`);
   }
 }
 
