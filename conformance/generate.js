@@ -15,7 +15,7 @@ const { resolveNode } = require('../harness/binaries');
 const { loadVectors } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { SENTINEL, pieces, channelRecord } = require('./e2e/plan');
-const { forChannel } = require('./trees');
+const { forChannel } = require('../harness/channel');
 
 const referenceCodec = 'js';
 

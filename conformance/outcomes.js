@@ -10,7 +10,7 @@
 //   frame:  read the bytes with a fresh framer; re-encode the payload when canonical
 //   stream: read the bytes in the given chunks
 
-const { digest } = require('./trees');
+const { digest } = require('../harness/channel');
 
 // A frame vector holding exactly one frame: its payload, else null.
 function singlePayload(hex) {

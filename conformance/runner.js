@@ -17,13 +17,14 @@ const { resolveNode, probeNode } = require('../harness/binaries');
 const { resolveRuntime, probeRuntime } = require('../harness/runtimes');
 const { buildInput } = require('../harness/recipes/build');
 const { describeError } = require('../harness/ops');
-const { channelTree } = require('./trees');
+const { channelTree } = require('../harness/channel');
 const { wireChecks, handshake } = require('./interop');
 const { resolveCodec } = require('../harness/session');
 const { UsageError } = require('../harness/errors');
 const { loadVectors, readExpectation, verdicts } = require('./vectors');
 const { runVector } = require('./outcomes');
-const { inProcessDifferences, channelDifferences, expectedArrival, cell } = require('./judge');
+const { inProcessDifferences, expectedArrival, cell } = require('./judge');
+const { channelDifferences } = require('../harness/channel-differences');
 const { programs } = require('./e2e/plan');
 const { runForkColumn, programExpectation, stopAll } = require('./e2e/driver');
 

@@ -1,4 +1,5 @@
 'use strict';
+// Errors: the tool's own, and what a thrown value says.
 // Problems with the tool's inputs or environment: reported in one line, exit 2.
 class EnvironmentError extends Error {}
 class UsageError extends Error {}
@@ -6,4 +7,19 @@ class UsageError extends Error {}
 // check it belongs to ends without an outcome.
 class StoppedError extends Error {}
 
-module.exports = { EnvironmentError, UsageError, StoppedError };
+// What a thrown value says, as outcomes record it: its class, code and message.
+function describeError(err) {
+  if (err === null || (typeof err !== 'object' && typeof err !== 'function')) {
+    return { name: typeof err, message: String(err) };
+  }
+  let name;
+  try {
+    name = err.constructor?.name ?? 'Object';
+  } catch {
+    name = 'Object';
+  }
+  const code = typeof err.code === 'string' ? err.code : undefined;
+  return { name, code, message: String(err.message ?? '').slice(0, 1000) };
+}
+
+module.exports = { EnvironmentError, UsageError, StoppedError, describeError };

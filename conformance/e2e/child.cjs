@@ -11,7 +11,7 @@
 
 const fs = require('node:fs');
 const { describeError } = require('../../harness/ops');
-const { channelTree } = require('../trees');
+const { channelTree } = require('../../harness/channel');
 const { SENTINEL, buildValues, writeAll } = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 

@@ -8,7 +8,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { EnvironmentError } = require('../../harness/errors');
-const { channelTree } = require('../trees');
+const { channelTree } = require('../../harness/channel');
 const { partsOf, programs } = require('./plan');
 const { onJsonLines } = require('../../harness/lines');
 

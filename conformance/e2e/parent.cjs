@@ -13,7 +13,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { describeError } = require('../../harness/ops');
-const { channelTree } = require('../trees');
+const { channelTree } = require('../../harness/channel');
 const {
   SENTINEL, buildValues, channelRecord, partsOf, pieces, programs, wireSample, writeAll,
 } = require('./plan');

@@ -14,38 +14,13 @@
 //   wire sample: known values whose frames, as each runtime writes them, the
 //   report shows.
 
-const fs = require('node:fs');
 const { buildInput } = require('../../harness/recipes/build');
-
-const SENTINEL = 'ipcfuzz:next';
-
-// The writes of a raw case: the vector's reads, empty ones left out (a write
-// of nothing reaches no one).
-function pieces(input) {
-  const data = Buffer.from(input.bytes, 'hex');
-  const out = [];
-  let at = 0;
-  for (const size of input.chunks) {
-    if (at >= data.length) break;
-    out.push(data.subarray(at, at + size));
-    at += size;
-  }
-  if (at < data.length) out.push(data.subarray(at));
-  return out.filter((p) => p.length).map((p) => p.toString('hex'));
-}
+const { SENTINEL, pieces, channelRecord, writeAll } = require('../../harness/channel');
 
 // The parts of a case, each answered on its own: a parent that dies on one
 // leaves the others to a fresh parent.
 function partsOf(c) {
   return c.parts ?? (c.type === 'raw' ? ['record'] : ['toChild', 'toParent']);
-}
-
-// A receiver's record of a raw case, from the reference framer's reads of the
-// same writes (the vector's, then the sentinel's frame) or from a real parent.
-function channelRecord(messages, errors) {
-  const last = messages.at(-1);
-  const next = last?.t === 'string' && last.v === SENTINEL;
-  return { kind: 'ok', messages: next ? messages.slice(0, -1) : messages, errors, next };
 }
 
 // Node's test-child-process-advanced-serialization-largebuffer.js (#34797):
@@ -69,21 +44,6 @@ function buildValues({ recipe, program }, effects) {
   if (program !== undefined) return { values: programs[program].values(), setup() {}, teardown() {} };
   const { value, setup, teardown } = buildInput({ recipe }, effects);
   return { values: [value], setup, teardown };
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-// Raw writes into a channel, whose descriptor is non-blocking: a large write
-// is finished piece by piece.
-function writeAll(fd, bytes) {
-  for (let at = 0; at < bytes.length;) {
-    try {
-      at += fs.writeSync(fd, bytes, at);
-    } catch (err) {
-      if (err.code !== 'EAGAIN') throw err;
-      Atomics.wait(sleeper, 0, 0, 1);
-    }
-  }
 }
 
 module.exports = { writeAll, SENTINEL, pieces, partsOf, channelRecord, programs, wireSample, buildValues };
