@@ -14,6 +14,7 @@ const { renderResult } = require('./report');
 const { reproScript } = require('./repro');
 const { EnvironmentError, UsageError } = require('./errors');
 const { classify } = require('./known');
+const { tiers } = require('./compare');
 const { reduce, sizeOf, isPairing, drive } = require('./reduce');
 
 const kMeta = 'finding.json';
@@ -226,6 +227,7 @@ class FindingRecorder {
     this.historyDependent = new Set();  // signatures that did not stand, at least once
     this.historyTries = new Map();  // signature -> times it did not stand
     this.pairings = new Map();  // signature -> times it was found to pair causes
+    this.met = new Map();  // signature -> inputs of this run that showed it, known differences apart
   }
 
   // Sorts the differences of one result: { fresh (met for the first time),
@@ -234,6 +236,7 @@ class FindingRecorder {
   sort(result) {
     const sorted = { fresh: [], found: [], known: [], seenAgain: [] };
     for (const d of classify(result.differences, this.known)) {
+      if (!d.known) this.met.set(d.signature, (this.met.get(d.signature) ?? 0) + 1);
       if (d.known) {
         this.#countKnown(d);
         sorted.known.push(d);
@@ -373,6 +376,8 @@ class FindingRecorder {
   * #reduce(result, difference) {
     const { type, input } = result;
     const unreduced = { from: sizeOf(type, input), to: sizeOf(type, input), steps: 0, checks: 0, ms: 0 };
+    // A value module is code: there is nothing to take out of it.
+    const reducible = type === 'frame' || type === 'stream' || input.recipe !== undefined;
     if (!this.checker) return { result, difference, reduction: { ...unreduced, status: 'not reduced' } };
     const started = Date.now();
     const options = { isolate: difference.tier === 'crash' };
@@ -388,7 +393,7 @@ class FindingRecorder {
     const final = done.result ?? start;
     const shown = shows(final);
     const reduction = {
-      status: done.complete ? 'reduced' : started >= last ? 'not reduced' : 'partly reduced',
+      status: !reducible || started >= last ? 'not reduced' : done.complete ? 'reduced' : 'partly reduced',
       from: unreduced.from, to: sizeOf(type, final.input), steps: done.steps, checks: done.checks + 1,
       ms: Date.now() - started,
     };
@@ -464,4 +469,30 @@ function writeAtomic(file, data, mode = 0o644) {
   fs.renameSync(tmp, file);
 }
 
-module.exports = { FindingStore, FindingRecorder, metaText, writeAtomic };
+// The order findings are read in: by tier (how far the difference reaches),
+// then the cause met most often first, then by signature. Each item has
+// `difference` ({ tier, signature }) and `met`.
+function byTierAndCount(x, y) {
+  return tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier) || (y.met ?? 1) - (x.met ?? 1) ||
+    (x.difference.signature < y.difference.signature ? -1 : Number(x.difference.signature > y.difference.signature));
+}
+
+// How often a finding was met: in this run, where the recorder saw it, else as its folder counts it.
+function metOf(recorder, signature, folder) {
+  const here = recorder?.met.get(signature);
+  if (here) return here;
+  try {
+    return FindingStore.read(folder).count ?? 1;
+  } catch {
+    return 1;
+  }
+}
+
+// A finding's reduction in a few words, for lists: "reduced, 7 -> 1 recipe nodes".
+function reductionText(reduction) {
+  if (!reduction) return 'not reduced';
+  const sizes = reduction.from === reduction.to ? reduction.to : `${reduction.from} -> ${reduction.to}`;
+  return `${reduction.status}, ${sizes}`;
+}
+
+module.exports = { FindingStore, FindingRecorder, metaText, writeAtomic, byTierAndCount, metOf, reductionText };

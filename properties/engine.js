@@ -280,7 +280,8 @@ function summary(state, started) {
     runs: state.runs,
     seconds,
     runsPerSecond: seconds ? state.runs / seconds : 0,
-    findings: [...state.recorder.findings.values()],
+    findings: [...state.recorder.findings.values()]
+      .map((f) => ({ ...f, met: state.recorder.met.get(f.difference.signature) })),
     known: Object.fromEntries(state.recorder.knownHits),
     seenAgain: Object.fromEntries(state.recorder.seenAgain),
     historyDependent: [...state.recorder.historyDependent],

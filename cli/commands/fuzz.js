@@ -4,17 +4,20 @@
 // folder. `--engine all` (what `make fuzz` runs) runs both engines at once.
 // A difference already in the folder is seen again, not new; one that does
 // not stand in fresh processes is history-dependent; neither sets exit 1.
-// At the budget plus a grace every worker and target is killed.
+// The engines end a share of the budget early: after them, that share checks
+// the run's findings through child_process (cli/reach.js). At the engines'
+// end plus a grace every worker and target is killed.
 
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('..');
 const { Session } = require('../../harness/session');
 const { loadKnown, splitByScope } = require('../../harness/known');
-const { FindingStore } = require('../../harness/findings');
+const { FindingStore, byTierAndCount, reductionText } = require('../../harness/findings');
 const { UsageError } = require('../../harness/errors');
 const { root } = require('../../harness/binaries');
 const coverage = require('../../harness/coverage');
 const { isSharedDefect } = require('../../harness/roundtrip');
+const { checkRun, reachLine, reachSeconds } = require('../reach');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -49,7 +52,7 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
         `${p.findings} new finding${p.findings === 1 ? '' : 's'}, ${p.seenAgain} seen again, ${p.known} known hits` +
         (p.shared ? `, ${p.shared} shared defect${p.shared === 1 ? '' : 's'}` : '')),
       `known differences seen: ${Object.entries(summary.known).map(([id, n]) => `${id} ×${n}`).join(', ') || 'none'}`],
-    findings: summary.findings.map((f) => ({ signature: f.difference.signature, folder: f.folder })),
+    findings: summary.findings.map((f) => ({ signature: f.difference.signature, folder: f.folder, met: f.met })),
     seenAgain: Object.keys(summary.seenAgain),
     historyDependent: summary.historyDependent,
   };
@@ -119,13 +122,15 @@ function progressPrinter() {
   return print;
 }
 
-function detailOf(folder) {
+// What a listing says of a finding, read from its folder.
+function listed(f) {
+  let meta = {};
   try {
-    const meta = FindingStore.read(folder);
-    return `${meta.where}: ${meta.detail}`;
-  } catch {
-    return 'see the folder';
-  }
+    meta = FindingStore.read(f.folder);
+  } catch { /* a folder an engine could not finish: the signature says it */ }
+  return { ...f, difference: { tier: meta.tier ?? f.signature.split('/')[0], signature: f.signature },
+    detail: meta.where ? `${meta.where}: ${meta.detail}` : 'see the folder', reduction: meta.reduction,
+    met: f.met ?? meta.count ?? 1 };
 }
 
 function printSummary(results, session, store, stopped) {
@@ -139,8 +144,9 @@ function printSummary(results, session, store, stopped) {
       `codec crashes ${codecCrashes({ crash: stats.crashes, judged: stats.judged })}, hangs ${stats.hangs}` +
       judgeOff(session.knownCrash.disagreed));
   }
-  const found = new Map(results.flatMap((r) => r.findings.map((f) => [f.signature, { ...f, engine: r.engine }])));
-  const shared = [...found.values()].filter((f) => isSharedDefect(f.signature));
+  const found = new Map(results.flatMap((r) =>
+    r.findings.map((f) => [f.signature, listed({ ...f, engine: r.engine })])));
+  const shared = [...found.values()].filter((f) => isSharedDefect(f.signature)).sort(byTierAndCount);
   const findings = new Map([...found].filter(([signature]) => !isSharedDefect(signature)));
   const seenAgain = new Set(results.flatMap((r) => r.seenAgain).filter((sig) => !findings.has(sig)));
   if (seenAgain.size) lines.push(`${seenAgain.size} seen again, already in ${store.dir}: ${[...seenAgain].join(', ')}`);
@@ -150,8 +156,8 @@ function printSummary(results, session, store, stopped) {
       `${[...history].join(', ')}`);
   }
   if (stopped.length) lines.push(`stopped at the time limit: ${stopped.join(', ')}`);
-  const listing = (f) => [`  ${f.signature}  [${f.engine}]`, `    ${detailOf(f.folder)}`,
-    `    ${path.relative(process.cwd(), f.folder)}`];
+  const listing = (f) => [`  ${f.signature}  [${f.engine}, met ${f.met}×, ${reductionText(f.reduction)}]`,
+    `    ${f.detail}`, `    ${reachLine(f.folder)}`, `    ${path.relative(process.cwd(), f.folder)}`];
   if (shared.length) {
     lines.push(`${shared.length} defect${shared.length > 1 ? 's' : ''} both codecs share (no difference between them; ` +
       'the exit code does not count it):', ...shared.flatMap(listing));
@@ -160,7 +166,7 @@ function printSummary(results, session, store, stopped) {
     lines.push('no new findings');
   } else {
     lines.push(`${findings.size} new finding${findings.size > 1 ? 's' : ''} in ${store.dir}:`);
-    for (const f of findings.values()) lines.push(...listing(f));
+    for (const f of [...findings.values()].sort(byTierAndCount)) lines.push(...listing(f));
   }
   console.log(lines.join('\n'));
   return findings.size;
@@ -188,7 +194,8 @@ function checkFlags(values) {
 
 async function run(args) {
   const values = checkFlags(parse(args, flags));
-  const { seconds } = values;
+  const started = Date.now();
+  const seconds = values.seconds - reachSeconds(values.seconds);
   const options = sessionOptions(values);
   const listed = loadKnown(options.knownFile);
   // The session checks the binaries (its workers start on first use): then the folder is made.
@@ -217,6 +224,10 @@ async function run(args) {
       runs.push(jazzer({ ...context, parallel: values.engine === 'all' ? Math.max(1, cores - 1) : cores }));
     }
     const results = await Promise.all(runs);
+    await checkRun(results.flatMap((r) => r.findings.map((f) => f.folder)), {
+      build: session.sides.b.node, timeoutMs: options.timeoutMs, deadline: started + values.seconds * 1000,
+      progress: (text) => progress('reachability', text),
+    });
     progress.done();
     const found = printSummary(results, session, store, stopped);
     console.log(coverage.renderCoverage());

@@ -9,6 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { verdictRows } = require('../../harness/report');
+const { reductionText } = require('../../harness/findings');
 
 const kLimit = 60_000;
 // Left for what may be appended after (the --bench table is about 2,000).
@@ -48,6 +49,7 @@ function findingSection(number, f, maxLines) {
   const folder = `findings/${path.basename(f.folder)}`;
   return [`### ${number}. \`${f.difference.signature}\``, '',
     `**${f.difference.tier}** (found by ${f.stage}): ${clip(`${f.difference.where}: ${f.difference.detail}`, 600)}`, '',
+    `Input: ${reductionText(meta.reduction ?? f.reduction)}; met ${f.met ?? 1} time${f.met > 1 ? 's' : ''}.`, '',
     'Tiers:', '', fence(tierRows.join('\n')), '',
     'Outcomes and annotated frame (excerpt):', '', fence(excerpt(read(f.folder, 'report.txt'), maxLines)), '',
     `Replay: \`${meta.replay ?? 'see finding.json'}\`  `,
@@ -118,11 +120,12 @@ function summaryMarkdown(gate) {
   const body = [];
   if (findings.length) {
     const rows = findings.map((f) => `| ${f.difference.tier} | \`${cell(f.difference.signature)}\` | ` +
-      `${cell(clip(`${f.difference.where}: ${f.difference.detail}`, 200))} | ${f.stage} |`);
-    body.push('| tier | signature | where | found by |', '| --- | --- | --- | --- |');
+      `${cell(clip(`${f.difference.where}: ${f.difference.detail}`, 200))} | ${f.met ?? 1} | ` +
+      `${cell(reductionText(f.reduction))} | ${f.stage} |`);
+    body.push('| tier | signature | where | met | input | found by |', '| --- | --- | --- | --- | --- | --- |');
     const listed = fill(body, rows, room() / 3);
     if (listed < findings.length) {
-      body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | |`);
+      body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | | | |`);
     }
     body.push('');
     const left = room() - body.join('\n').length;

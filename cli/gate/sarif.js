@@ -6,6 +6,7 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { tiers } = require('../../harness/compare');
 const { isSharedDefect } = require('../../harness/roundtrip');
+const { reductionText } = require('../../harness/findings');
 
 const tierHelp = {
   crash: 'A codec crashed or hung on this input.',
@@ -19,7 +20,7 @@ const tierHelp = {
   framing: 'A framer delivered a different number of messages or buffering state.',
 };
 
-// findings: [{ difference, folder, inputFile? }], relative to `base` (the out dir).
+// findings: [{ difference, folder, inputFile?, met?, reduction? }], relative to `base` (the out dir).
 function sarifLog(findings, { base, version, sides }) {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -37,7 +38,8 @@ function sarifLog(findings, { base, version, sides }) {
         },
       },
       properties: { a: sides.a, b: sides.b },
-      results: findings.map(({ difference: d, folder, inputFile }) => ({
+      // In the gate's order: by tier, the cause met most often first.
+      results: findings.map(({ difference: d, folder, inputFile, met, reduction }) => ({
         ruleId: d.tier,
         ruleIndex: tiers.indexOf(d.tier),
         level: isSharedDefect(d.signature) ? 'warning' : 'error',
@@ -47,6 +49,7 @@ function sarifLog(findings, { base, version, sides }) {
           uriBaseId: 'OUTDIR',
         } } }],
         partialFingerprints: { ipcfuzzSignature: d.signature },
+        properties: { met: met ?? 1, input: reductionText(reduction) },
       })),
       originalUriBaseIds: { OUTDIR: { uri: `${pathToFileURL(base).href}/` } },
     }],

@@ -9,9 +9,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { classify, scopeText } = require('../../harness/known');
-const { tiers } = require('../../harness/compare');
 const { isSharedDefect } = require('../../harness/roundtrip');
-const { FindingStore, FindingRecorder } = require('../../harness/findings');
+const { FindingStore, FindingRecorder, byTierAndCount, metOf } = require('../../harness/findings');
 const { runProperties, runExhaustive } = require('../../properties/engine');
 const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
@@ -215,11 +214,12 @@ async function runGate(options) {
   } finally {
     clearTimeout(hardStop);
   }
-  // Crashes first, then by how far the difference reaches (the order of the tiers).
+  // Crashes first, then by how far the difference reaches (the order of the tiers), the most met first.
   const { recorder } = collector;
   const found = [...recorder.findings.values()]
-    .map(({ difference, folder, stage }) => ({ difference, folder, stage }))
-    .sort((x, y) => tiers.indexOf(x.difference.tier) - tiers.indexOf(y.difference.tier));
+    .map(({ difference, folder, stage, reduction }) => ({ difference, folder, stage, reduction,
+      met: metOf(recorder, difference.signature, folder) }))
+    .sort(byTierAndCount);
   const shared = found.filter((f) => isSharedDefect(f.difference.signature));
   const findings = found.filter((f) => !shared.includes(f));
   const skipped = stages.flatMap((s) => s.cases.filter((c) => c.skipped?.startsWith(kOutOfTime))

@@ -1,0 +1,197 @@
+'use strict';
+// Reduction: what the reducer hands back is 1-minimal for the difference it
+// kept, a pairing of causes is told from a cause that only shows in
+// combination, and the recorder saves the causes a pairing is made of.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { reduce, stepsOf, isPairing, drive } = require('../../harness/reduce');
+const { FindingRecorder, FindingStore } = require('../../harness/findings');
+const { recipeNodes } = require('../../harness/recipes/nodes');
+const { Session } = require('../../harness/session');
+const { parseKnown } = require('../../harness/known');
+
+// Runs a reduction whose check gives what check(input) does (the input itself: keeps judges inputs).
+function reduced(type, input, keeps, check = (i) => i) {
+  const steps = reduce(type, input, { keeps });
+  let step = steps.next();
+  while (!step.done) step = steps.next(check(step.value.input));
+  return step.value;
+}
+
+const detached = { k: 'view', type: 'Int8Array', bytes: '0102', tamper: [{ op: 'detach' }] };
+const hasDetached = (input) => recipeNodes(input.recipe).some((n) => n.tamper?.some((s) => s.op === 'detach'));
+
+describe('reduce', function () {
+  it('takes a recipe down to the node that shows the difference, through every kind of step', function () {
+    const recipe = { k: 'array', items: [
+      { k: 'map', entries: [[{ k: 'string', v: 'key' }, { k: 'set', values: [{ k: 'number', v: 1 }, detached] }]] },
+      { k: 'object', props: [['a', { k: 'nest', in: 'object', depth: 500 }]] },
+    ], props: [['x', { k: 'bool', v: true }]] };
+    const done = reduced('value', { recipe }, hasDetached);
+    assert.equal(done.complete, true);
+    assert.deepEqual(done.input.recipe, { k: 'view', type: 'Int8Array', bytes: '', tamper: [{ op: 'detach' }] });
+    // 1-minimal: no one-step reduction keeps it, and every one was tried.
+    const steps = [...stepsOf('value', done.input)].map((s) => s.make()).filter(Boolean);
+    assert.ok(steps.length > 0);
+    assert.ok(steps.every((input) => !hasDetached(input)));
+    assert.equal(done.parts.length, steps.length);
+  });
+
+  it('keeps what only shows in combination: a getter and the key it deletes', function () {
+    const recipe = { k: 'port', props: [['x', { k: 'number', v: 1 }], ['y', { k: 'number', v: 2 }],
+      ['z', { k: 'string', v: 'unused' }]],
+    tamper: [{ op: 'define', key: 'x', get: { then: [{ op: 'delete', key: 'y' }], returns: { k: 'null' } } }] };
+    const keeps = ({ recipe: r }) => r.props?.some(([k]) => k === 'y') &&
+      r.tamper?.some((s) => s.get?.then?.some((t) => t.op === 'delete' && t.key === 'y'));
+    const done = reduced('value', { recipe }, keeps);
+    assert.deepEqual(done.input.recipe.props.map(([k]) => k), ['y']);
+    assert.equal(done.input.recipe.tamper.length, 1);
+    assert.equal(done.input.recipe.tamper[0].get.returns, undefined);
+  });
+
+  it('halves counts, and stops at the budget, saying it did not finish', function () {
+    const nest = { k: 'nest', in: 'array', depth: 10_000 };
+    const deep = reduced('value', { recipe: nest }, ({ recipe: r }) => r.k === 'nest' && r.depth >= 3000);
+    assert.equal(deep.input.recipe.depth, 5000);
+    const steps = reduce('value', { recipe: nest }, { keeps: () => false, maxChecks: 1 });
+    steps.next();
+    const cut = steps.next({ differences: [] });
+    assert.equal(cut.done, true);
+    assert.equal(cut.value.complete, false);
+    assert.deepEqual(cut.value.parts, []);
+  });
+
+  it('leaves out steps that break a recipe (a ref whose node went) without checking them', function () {
+    const recipe = { k: 'array', items: [{ k: 'object', id: 1, props: [] }, { k: 'ref', to: 1 }] };
+    const checked = [];
+    reduced('value', { recipe }, () => false, (input) => {
+      checked.push(input);
+      return input;
+    });
+    assert.ok(checked.length > 0);
+    assert.ok(checked.every(({ recipe: r }) => !recipeNodes(r).some((n) => n.k === 'ref') ||
+      recipeNodes(r).some((n) => n.id === 1)));
+  });
+
+  it('removes a frame\'s bytes with its length prefix kept right, and joins a stream\'s reads', function () {
+    // ff 0f, then 5c 02 (host tag 2), then padding: only "5c02" matters.
+    const bytes = '00000006ff0f5c024949';
+    const keeps = ({ bytes: b }) => b.includes('5c02') && Buffer.from(b, 'hex').readUInt32BE(0) === b.length / 2 - 4;
+    const done = reduced('frame', { bytes }, keeps);
+    assert.equal(done.input.bytes, '000000025c02');
+    const stream = reduced('stream', { bytes: '0102030405', chunks: [1, 1, 1] },
+      ({ chunks }) => chunks.length >= 1 && chunks[0] === 1);
+    assert.deepEqual(stream.input.chunks, [1]);
+  });
+
+  it('is driven alike by a blocking check and an async one', async function () {
+    const recipe = { k: 'array', items: [detached, { k: 'null' }] };
+    const run = (check) => drive((function* () {
+      const steps = reduce('value', { recipe }, { keeps: hasDetached });
+      let step = steps.next();
+      while (!step.done) step = steps.next(yield check(step.value.input));
+      return step.value;
+    })());
+    const blocking = run((input) => input);
+    const async = await run(async (input) => input);
+    assert.ok(!(blocking instanceof Promise));
+    assert.deepEqual(async.input, blocking.input);
+  });
+});
+
+describe('isPairing', function () {
+  const reject = (name) => ({ kind: 'reject', error: { name } });
+  const ok = { kind: 'ok', bytes: '00' };
+  const value = (a, b, differences = []) => ({ type: 'value', outcomes: { serialize: { a, b }, decode: [] }, differences });
+
+  it('sees each codec stopping at another part, and the parts showing differences of their own', function () {
+    const whole = value(reject('TypeError'), reject('RangeError'));
+    const parts = [
+      { result: value(reject('TypeError'), ok, [{ signature: 'acceptance/serialize/a-rejects:TypeError' }]) },
+      { result: value(reject('RangeError'), reject('RangeError')) },
+    ];
+    assert.equal(isPairing(whole, parts), true);
+  });
+
+  it('never calls a pairing what a side did not fail at, or failed at as on no part', function () {
+    const parts = [
+      { result: value(reject('TypeError'), ok, [{ signature: 'acceptance/serialize/a-rejects:TypeError' }]) },
+      { result: value(ok, ok) },
+    ];
+    // Both sides wrote: a bytes difference that needs both parts.
+    assert.equal(isPairing(value(ok, { kind: 'ok', bytes: '01' }), parts), false);
+    // b fails as on no part: a cause of the combination.
+    assert.equal(isPairing(value(reject('TypeError'), reject('SyntaxError')), parts), false);
+    // Frames are not split into parts.
+    assert.equal(isPairing({ ...value(reject('TypeError'), reject('RangeError')), type: 'frame' }, parts), false);
+  });
+});
+
+describe('FindingRecorder with reduction (js against native)', function () {
+  this.timeout(120_000);
+  let session;
+  let dir;
+  before(function () {
+    session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+  });
+  after(function () {
+    session.close();
+  });
+  beforeEach(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-reduce-'));
+  });
+  afterEach(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const recorderFor = (known = []) => new FindingRecorder({
+    known, store: new FindingStore(dir), sides: session.sides, check: (type, input) => session.check(type, input),
+  });
+  // A detached view (js rejects it) in a map beside a nest past the stack (native rejects it): each stops at another.
+  const paired = { k: 'array', items: [{ k: 'map', entries: [
+    [{ k: 'number', v: 1 }, detached], [{ k: 'number', v: 2 }, { k: 'nest', in: 'object', depth: 10_000 }]] },
+  { k: 'string', v: 'hello' }] };
+
+  it('saves the causes of a pairing, each reduced, and not the pairing', async function () {
+    const recorder = recorderFor();
+    const result = await session.check('value', { recipe: paired });
+    const pairing = result.differences.find((d) => d.signature === 'error-identity/serialize/TypeError~RangeError');
+    assert.ok(pairing, JSON.stringify(result.differences.map((d) => d.signature)));
+    const settled = await recorder.settle(result, pairing);
+    assert.equal(settled[0].status, 'pairing');
+    assert.ok(!recorder.findings.has(pairing.signature));
+    const view = recorder.findings.get('acceptance/serialize/a-rejects:TypeError');
+    assert.ok(view, JSON.stringify(settled.map((s) => `${s.status} ${s.difference.signature}`)));
+    assert.deepEqual(view.result.input.recipe, { k: 'view', type: 'Int8Array', bytes: '', tamper: [{ op: 'detach' }] });
+    const meta = FindingStore.read(view.folder);
+    assert.equal(meta.reduction.status, 'reduced');
+    assert.match(fs.readFileSync(path.join(view.folder, 'report.txt'), 'utf8'), /input: reduced to a 1-minimal input/);
+  });
+
+  it('counts a pairing of known causes as known, so a baseline of its causes covers it', async function () {
+    const known = parseKnown(JSON.stringify({ entries: [
+      { id: 'detached', tier: 'acceptance', reason: 'r', match: { signature: 'acceptance/serialize/a-rejects:TypeError' } },
+      { id: 'deep', tier: 'roundtrip', reason: 'r', match: { signature: '/^roundtrip\\//' } }] }), 'test');
+    const recorder = recorderFor(known);
+    const result = await session.check('value', { recipe: paired });
+    const fresh = recorder.sort(result).fresh;
+    assert.ok(fresh.some((d) => d.tier === 'error-identity'));
+    const found = await recorder.add(result, {});
+    assert.deepEqual(found, []);
+    assert.equal(recorder.findings.size, 0);
+    assert.ok(recorder.knownHits.get('detached') > 0);
+  });
+
+  it('records a value module as it came, saying so', async function () {
+    const recorder = recorderFor();
+    const module = path.join(dir, 'value.js');
+    fs.writeFileSync(module, `module.exports = () => { const v = new Int8Array(2);
+      structuredClone(v.buffer, { transfer: [v.buffer] }); return v; };`);
+    const result = await session.check('value', { module });
+    const [finding] = (await recorder.add(result, {})).map((d) => recorder.findings.get(d.signature));
+    assert.equal(finding.reduction.status, 'not reduced');
+    assert.equal(finding.reduction.from, 'a value module');
+    assert.equal(finding.reduction.steps, 0);
+  });
+});
