@@ -7,22 +7,9 @@
 //   node --expose-internals bench/codec-inproc.js [--sizes 64,1024] [--ms 150] [--rotate 0]
 
 const { parseFlags } = require('./flags');
-const { loadCodec } = require('../harness/codecs');
+const { framedCodec } = require('./serializations');
 const { probe } = require('../harness/codecs/probe');
 const { turned } = require('./stats');
-
-// The json serialization of child_process: JSON.stringify plus a newline,
-// written as UTF-8; read back as UTF-8 and JSON.parse'd.
-const json = {
-  serialize: (value) => Buffer.from(`${JSON.stringify(value)}\n`),
-  decode: (frame) => JSON.parse(frame.toString('utf8', 0, frame.length - 1)),
-};
-
-function codecFor(name) {
-  if (name === 'json') return json;
-  const codec = loadCodec(name);
-  return { serialize: codec.serialize, decode: (frame) => codec.deserialize(frame.subarray(4)) };
-}
 
 // Operations per second of one codec at one size. The clock is read every
 // `batch` operations, and batches grow until one takes about a millisecond.
@@ -60,7 +47,7 @@ function main() {
   for (const len of values.sizes.split(',').map(Number)) {
     const message = { payload: '.'.repeat(len) };
     for (const name of codecs) {
-      results.push({ codec: name, len, rate: opsPerSecond(codecFor(name), message, Number(values.ms)) });
+      results.push({ codec: name, len, rate: opsPerSecond(framedCodec(name), message, Number(values.ms)) });
     }
   }
   process.stdout.write(`${JSON.stringify({ node: process.version, builtinUsesNative: info.builtinUsesNative, results })}\n`);

@@ -5,50 +5,77 @@
 // repeated so that a ratio survives a noisy machine; and the same codecs
 // in-process (serialize + decode only), which separates codec cost from pipe
 // cost. Each measurement runs in a fresh process of its binary.
-//   node bench/codec-table.js [--base 26.3.1] [--head 26.10.0] [--reps 5] [--quick] [--json FILE]
+//   node bench/codec-table.js [--base 26.3.1] [--head the default binary] [--reps 5] [--quick] [--json FILE]
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { summarize, spread, turned } = require('./stats');
+const { checkTime } = require('./deadline');
 const fmt = require('./format');
 
 const run = promisify(execFile);
 const sizes = [64, 256, 1024, 4096, 16384, 65536];
 const serializations = ['advanced', 'json'];
+// What a measurement process takes beyond its timed seconds, at most: start-up, children, warm-up of the code.
+const kStartSeconds = 1;
 
 async function nodeJson(node, args) {
   const { stdout } = await run(node, args, { maxBuffer: 1 << 20, timeout: 120_000 });
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-// binaries: [{ role: 'base' | 'head', node, version }]
-async function forkRoundTrips({ binaries, reps, seconds, warmup, inflight = 32, lens = sizes }) {
-  const cells = binaries.flatMap((binary) => serializations.map((serialization) => ({ binary, serialization })));
+// Round trips over IPC (bench/ipc-roundtrip.js), one fresh process per
+// measurement, interleaved: in each repetition, at each point the runs go in
+// a turned order. runs: [{ binary: { role, node }, serialization, transport }],
+// points: [{ workers, inflight, len }]. Each sample is given to onSample as it
+// is taken; none starts that would end past `until` (bench/deadline.js).
+async function roundTrips({ runs, points, reps, seconds, warmup, until, onSample = () => {} }) {
   const samples = [];
   for (let rep = 0; rep < reps; rep++) {
-    for (const [i, len] of lens.entries()) {
-      for (const { binary, serialization } of turned(cells, rep + i)) {
-        const r = await nodeJson(binary.node, [path.join(__dirname, 'ipc-roundtrip.js'),
-          '--serialization', serialization, '--len', String(len), '--inflight', String(inflight),
+    for (const [i, point] of points.entries()) {
+      for (const { binary, serialization, transport } of turned(runs, rep + i)) {
+        checkTime(until, warmup + seconds + kStartSeconds, 'a round-trip run');
+        const r = await nodeJson(binary.node, ['--expose-internals', '--no-warnings',
+          path.join(__dirname, 'ipc-roundtrip.js'), '--serialization', serialization, '--transport', transport,
+          '--workers', String(point.workers), '--inflight', String(point.inflight), '--len', String(point.len),
           '--seconds', String(seconds), '--warmup', String(warmup)]);
-        samples.push({
-          role: binary.role, serialization, len, rep, rate: r.rate, cpuMicrosPerRoundTrip: r.cpuMicrosPerRoundTrip,
-        });
+        const sample = {
+          role: binary.role, serialization, transport, ...point, rep,
+          rate: r.rate, cpuMicrosPerRoundTrip: r.cpuMicrosPerRoundTrip,
+        };
+        samples.push(sample);
+        onSample(sample);
       }
     }
   }
   return samples;
 }
 
-async function inProcess({ binaries, reps, ms, lens = sizes }) {
+// The codec table's runs: one child, `inflight` messages in flight, over the
+// child_process pipe. binaries: [{ role: 'base' | 'head', node, version }]
+function forkRoundTrips({ binaries, inflight = 32, lens = sizes, ...timing }) {
+  return roundTrips({
+    runs: binaries.flatMap((binary) => serializations.map((serialization) => ({
+      binary, serialization, transport: 'pipe',
+    }))),
+    points: lens.map((len) => ({ workers: 1, inflight, len })), ...timing,
+  });
+}
+
+async function inProcess({ binaries, reps, ms, lens = sizes, until, onSample = () => {} }) {
   const samples = [];
   for (let rep = 0; rep < reps; rep++) {
     for (const binary of turned(binaries, rep)) {
+      checkTime(until, (lens.length * 4 * ms * 4) / 3 / 1000 + kStartSeconds, 'an in-process run');
       const r = await nodeJson(binary.node, ['--expose-internals', '--no-warnings',
         path.join(__dirname, 'codec-inproc.js'),
         '--sizes', lens.join(','), '--ms', String(ms), '--rotate', String(rep)]);
-      for (const { codec, len, rate } of r.results) samples.push({ role: binary.role, codec, len, rep, rate });
+      for (const { codec, len, rate } of r.results) {
+        const sample = { role: binary.role, codec, len, rep, rate };
+        samples.push(sample);
+        onSample(sample);
+      }
     }
   }
   return samples;
@@ -94,7 +121,7 @@ function forkMarkdown(rows, binaries) {
   return fmt.table(
     ['serialization', 'payload', `${base} round trips/s`, `${head} round trips/s`, `${head} / ${base}`, `CPU µs per round trip ${base} → ${head}`],
     rows.map((r) => [r.serialization, fmt.bytes(r.len), fmt.range(r.base), fmt.range(r.head),
-      fmt.range(r.ratio, fmt.ratio), `${r.baseCpu.median.toFixed(1)} → ${r.headCpu.median.toFixed(1)}`]));
+      fmt.range(r.ratio, fmt.ratio), `${fmt.median(r.baseCpu)} → ${fmt.median(r.headCpu)}`]));
 }
 
 function inProcessMarkdown({ columns, rows }, binaries) {
@@ -110,20 +137,13 @@ function noiseOf(row) {
 }
 
 module.exports = {
-  sizes, serializations, forkRoundTrips, inProcess, summarizeFork, summarizeInProcess,
+  sizes, serializations, roundTrips, forkRoundTrips, inProcess, summarizeFork, summarizeInProcess,
   forkMarkdown, inProcessMarkdown, noiseOf,
 };
 
 if (require.main === module) {
   const fs = require('node:fs');
-  const { parseFlags } = require('./flags');
-  const { resolveNode } = require('../harness/binaries');
-  const { binary } = require('./machine');
-  const { values } = parseFlags('codec-table', { options: {
-    base: { type: 'string', default: '26.3.1' }, head: { type: 'string', default: '26.10.0' },
-    reps: { type: 'string' }, quick: { type: 'boolean', default: false }, json: { type: 'string' },
-  } });
-  const binaries = ['base', 'head'].map((role) => binary(role, resolveNode(values[role])));
+  const { values, binaries } = require('./flags').parseTableFlags('codec-table');
   const reps = Number(values.reps ?? (values.quick ? 1 : 5));
   (async () => {
     const fork = summarizeFork(await forkRoundTrips({ binaries, reps, seconds: values.quick ? 0.3 : 1, warmup: 0.2 }));

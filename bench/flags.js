@@ -12,4 +12,16 @@ function parseFlags(script, config) {
   }
 }
 
-module.exports = { parseFlags };
+// The flags of a table's own entry (--base 26.3.1, --head the default
+// binary, --reps, --quick, --json FILE): { values, binaries: [base, head] }.
+function parseTableFlags(script) {
+  const { resolveNode, defaultVersion } = require('../harness/binaries');
+  const { binary } = require('./machine');
+  const { values } = parseFlags(script, { options: {
+    base: { type: 'string', default: '26.3.1' }, head: { type: 'string', default: defaultVersion },
+    reps: { type: 'string' }, quick: { type: 'boolean', default: false }, json: { type: 'string' },
+  } });
+  return { values, binaries: ['base', 'head'].map((role) => binary(role, resolveNode(values[role]))) };
+}
+
+module.exports = { parseFlags, parseTableFlags };

@@ -15,6 +15,11 @@ function range(s, fmt = rate) {
   return s.n > 1 ? `${fmt(s.median)} [${fmt(s.min)}–${fmt(s.max)}]` : fmt(s.median);
 }
 
+// The median of a summary alone, to `digits` places.
+function median(s, digits = 1) {
+  return s ? s.median.toFixed(digits) : '—';
+}
+
 function ratio(x) {
   return Number.isFinite(x) ? `${x.toFixed(2)}×` : '—';
 }
@@ -29,4 +34,4 @@ function table(header, rows) {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-module.exports = { rate, range, ratio, bytes, table };
+module.exports = { rate, range, median, ratio, bytes, table };

@@ -74,4 +74,4 @@ function sampleTree(rootPid, classify, intervalMs = 200) {
   };
 }
 
-module.exports = { sampleTree };
+module.exports = { sampleTree, descendants };

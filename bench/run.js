@@ -1,80 +1,72 @@
 #!/usr/bin/env node
 'use strict';
 // make bench: fuzzing throughput with harness overhead and memory, time to
-// find each mutant adapter, and the codec performance table of the native
-// codec (fork() IPC and in-process), as Markdown tables, one JSON file and a
-// chart, in --out. A full run takes about 12 minutes on 2 cores; --quick
-// about 2 and only shows that everything runs (its files are named quick.*).
-//   node bench/run.js [--quick] [--out DIR] [--only codec,inproc,throughput,ttf]
-//                     [--base 26.3.1] [--head 26.10.0]
+// find each mutant adapter, the codec performance table of the native codec
+// (fork() IPC and in-process) and the transport table (workers ×
+// concurrency × payload, pipe and unix socket), as Markdown tables, one JSON
+// file and a chart, in --out. A full run takes about 30 minutes on 2 cores;
+// --quick about 3 and only shows that everything runs (its files are named
+// quick.*). The run ends by --minutes: each stage (bench/stages.js) is given
+// the time that remains, and one that cannot finish in it is cut, keeping
+// what it measured (bench/deadline.js).
+//   node bench/run.js [--quick] [--out DIR] [--only codec,inproc,transport,throughput,ttf] [--minutes 40]
+//                     [--base 26.3.1] [--head the default binary]
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseFlags } = require('./flags');
-const { resolveNode, root } = require('../harness/binaries');
+const { resolveNode, defaultVersion, root } = require('../harness/binaries');
 const codecTable = require('./codec-table');
+const transportTable = require('./transport-table');
 const throughput = require('./throughput');
 const { renderCoverage } = require('../harness/coverage');
 const ttf = require('./time-to-find');
-const { writeChart } = require('./chart');
+const { writeChart, roleColors, payloadAxis, payloadLabel } = require('./chart');
 const { machine, binary } = require('./machine');
+const { stages, settings, script } = require('./stages');
+const { runStage } = require('./deadline');
+const { EnvironmentError } = require('../harness/errors');
 
-const parts = ['codec', 'inproc', 'throughput', 'ttf'];
-
-const settings = {
-  full: {
-    fork: { reps: 5, seconds: 0.75, warmup: 0.2 },
-    inproc: { reps: 5, ms: 150 },
-    throughput: { reps: 3, seconds: 10 },
-    ttf: { seeds: [1, 2, 3, 4, 5], cap: 60 },
-  },
-  quick: {
-    fork: { reps: 1, seconds: 0.25, warmup: 0.1 },
-    inproc: { reps: 1, ms: 40 },
-    throughput: { reps: 1, seconds: 3 },
-    ttf: { seeds: [1], cap: 30 },
-  },
-};
+const parts = Object.keys(stages);
+// Kept from the deadline for writing the files after the last stage.
+const kReserveMs = 5000;
 
 const log = (text) => process.stderr.write(`${text}\n`);
 
-async function timedPart(name, results, fn) {
-  const started = Date.now();
-  log(`bench: ${name} ...`);
-  results[name] = await fn();
-  results[name].elapsedSeconds = (Date.now() - started) / 1000;
-  log(`bench: ${name} done in ${results[name].elapsedSeconds.toFixed(0)} s`);
-}
-
-const colors = { base: '#d9480f', head: '#1c7ed6' };
-
+// The chart: the codec table's panels side by side, the transport grid's under them.
 function chartOf(results, binaries, meta) {
   const version = (role) => binaries.find((b) => b.role === role).version;
-  const panels = [];
-  if (results.codec) {
-    panels.push({
-      title: 'fork() IPC round trips per second', yLabel: 'round trips/s (log scale)',
+  const x = payloadAxis(codecTable.sizes);
+  const codecPanels = [];
+  if (results.codec?.rows.length) {
+    codecPanels.push({
+      title: 'fork() IPC round trips per second', yLabel: 'round trips/s (log scale)', xLabel: payloadLabel, x,
       series: ['advanced', 'json'].flatMap((serialization) => ['base', 'head'].map((role) => ({
-        label: `${serialization} ${version(role)}`, color: colors[role], dash: serialization === 'json' ? '6 4' : null,
-        points: results.codec.rows.filter((r) => r.serialization === serialization)
-          .map((r) => ({ len: r.len, ...r[role] })),
+        label: `${serialization} ${version(role)}`, color: roleColors[role], dash: serialization === 'json' ? '6 4' : null,
+        points: results.codec.rows.filter((r) => r.serialization === serialization && r[role])
+          .map((r) => ({ x: r.len, ...r[role] })),
       }))),
     });
   }
-  if (results.inproc) {
-    panels.push({
-      title: 'in-process serialize + decode per second', yLabel: 'operations/s (log scale)',
+  if (results.inproc?.rows.length) {
+    codecPanels.push({
+      title: 'in-process serialize + decode per second', yLabel: 'operations/s (log scale)', xLabel: payloadLabel, x,
       series: ['builtin', 'json'].flatMap((codec) => ['base', 'head'].map((role) => ({
-        label: `${codec === 'builtin' ? 'advanced' : 'json'} ${version(role)}`, color: colors[role], dash: codec === 'json' ? '6 4' : null,
-        points: results.inproc.rows.map((r) => ({ len: r.len, ...r.cells[`${role}/${codec}`] })).filter((p) => p.median),
+        label: `${codec === 'builtin' ? 'advanced' : 'json'} ${version(role)}`, color: roleColors[role], dash: codec === 'json' ? '6 4' : null,
+        points: results.inproc.rows.map((r) => ({ x: r.len, ...r.cells[`${role}/${codec}`] })).filter((p) => p.median),
       }))),
     });
   }
-  const reps = results.codec?.reps ?? results.inproc?.reps;
+  const rows = [codecPanels];
+  if (results.transport?.rows.length) {
+    const panel = transportTable.panel(results.transport.rows, binaries);
+    rows.push([{ ...panel, width: Math.max(2 * 520, 64 + 12 + 26 * panel.x.length) }]);
+  }
+  const reps = [...new Set(['codec', 'inproc', 'transport'].map((name) => results[name]?.reps).filter(Boolean))];
   return {
     title: `advanced vs json: node ${version('base')} (${binaries[0].codec} codec) and ${version('head')} (${binaries[1].codec} codec)`,
-    note: `median of ${reps} interleaved runs, bars from min to max; ${meta.machine.cores} cores, ${meta.machine.cpu}, ${meta.machine.date.slice(0, 10)}`,
-    panels, lens: codecTable.sizes,
+    note: `median of ${reps.join(' or ')} interleaved runs, bars from min to max; ${meta.machine.cores} cores, ${meta.machine.cpu}, ${meta.machine.date.slice(0, 10)}`,
+    rows: rows.filter((row) => row.length),
   };
 }
 
@@ -87,6 +79,61 @@ function valueClasses(runs = []) {
   return renderCoverage(total);
 }
 
+// What the deadline left out, for the top of the report.
+function deadlineLine(results, meta) {
+  const cut = Object.entries(results).filter(([, r]) => r.cut).map(([name, r]) => `${name} (${r.cut})`);
+  const failed = Object.entries(results).filter(([, r]) => r.error).map(([name]) => name);
+  return `Deadline: ${meta.minutes} min (\`--minutes\`), each stage given what remained; ` +
+    `${cut.length ? `cut: ${cut.join(', ')}` : 'no stage was cut'}${failed.length ? `; failed: ${failed.join(', ')}` : ''}.`;
+}
+
+// A stage that was cut or failed says so above its table; '' otherwise.
+function stageNote(result) {
+  const kept = result.measured ? `the table holds the ${result.measured} measurements taken before` : 'nothing was measured';
+  if (result.error) return `**Failed** (${result.error.split('\n')[0]}): ${kept}.\n`;
+  if (result.cut) return `**Cut** (${result.cut}): ${kept}.\n`;
+  return '';
+}
+
+// A stage's table, or nothing when it measured nothing.
+const tableOf = (result, make) => (result.measured ? make() : '');
+
+function transportSection(results, binaries) {
+  const { reps, seconds, workers, concurrencies } = results.transport;
+  const head = binaries.find((b) => b.role === 'head');
+  return ['## Transport table: workers × concurrency × payload, pipe and unix socket', '',
+    '`WxC payload = P`: one parent forks W workers of the same binary with the given `serialization` and keeps C ' +
+    'send-and-wait cycles going with each (C messages ' +
+    "`{ payload: '.'.repeat(P) }` in flight per worker; each echo is " +
+    'answered with the next message), as the study of IPC performance in Node that this grid follows does. ' +
+    `W is one worker, half and all of the cores less one (here ${workers.join(', ')}); C is ${concurrencies.join(', ')}. ` +
+    '**pipe** is `child.send()` over the channel of `fork()`; **unix socket** carries the same frames over a socket ' +
+    'each worker connects to, written and parsed by the same child_process serialization of that binary ' +
+    '(`advanced`: `[uint32 BE length][V8 payload]` by the binary\'s own codec; `json`: a JSON line), ' +
+    'with child_process\'s channel out of the path. ' +
+    `Round trips per second over ${seconds} s after a warm-up, ${reps} repetitions, every codec and transport of a ` +
+    'workload run one after another in a turned order; the ratio is the median of the ratios within a repetition. ' +
+    `\`json\` runs in ${head.version} alone: the codec table shows it alike in both binaries.`, '',
+    'How to read it:', '',
+    '- Across a row: the codecs on one transport and workload; the ratio is what the native codec gives ' +
+    '`advanced` there.',
+    '- The codec\'s share: the in-process cost of two serializations and two decodes of the message ' +
+    '(the table above: ' +
+    '`builtin` for `advanced`, `json` for json, same binary and payload) over the CPU µs per round trip of all the ' +
+    'processes in that cell. Where it is small, the pipe or socket, the event loop and the handler take the round ' +
+    'trip and a faster codec cannot help much; where it is large, the codec is what a faster one saves. It is an ' +
+    'estimate: a codec timed in a tight loop has warm caches, so the share in a real round trip is if anything ' +
+    'larger, and one above 100% says that the two figures it divides were disturbed.',
+    '- C = 1 measures latency (one message at a time per worker, the rate set by wake-ups); C = 32 throughput. ' +
+    'With W workers the parent serializes and decodes for all of them, and on few cores W shares them with it.',
+    '- The second table: per codec, the socket\'s rate over the pipe\'s at the same workload, over all workloads. ' +
+    'The study found the pipe and a unix socket alike (and TCP, not measured here, 20–40% slower); a ratio above 1 ' +
+    'is what child_process\'s channel adds to a message beyond the frames.', '',
+    stageNote(results.transport),
+    tableOf(results.transport, () => `${transportTable.markdown(results.transport.rows, binaries, results.inproc)}\n\n` +
+      transportTable.socketMarkdown(results.transport.rows, binaries)), ''];
+}
+
 function report(results, meta, files) {
   const { machine: m, binaries } = meta;
   const lines = [
@@ -96,6 +143,7 @@ function report(results, meta, files) {
     `\`node bench/run.js${meta.quick ? ' --quick' : ''}\` took ${(meta.seconds / 60).toFixed(1)} min`, '',
     ...binaries.map((b) => `- ${b.role}: node ${b.version} (V8 ${b.v8}), ${b.codec} \`advanced\` codec, \`${path.relative(root, b.node)}\``), '',
     'Every figure is a median with [min–max] over the runs named; nothing here is asserted by `make test`.', '',
+    deadlineLine(results, meta), '',
   ];
   if (results.codec) {
     const { reps, seconds, inflight } = results.codec;
@@ -104,16 +152,21 @@ function report(results, meta, files) {
       `\`{ payload: '.'.repeat(n) }\` in flight, and the child echoes each; round trips per second over ${seconds} s after a warm-up. ` +
       `${reps} repetitions, binaries and serializations interleaved; the ratio is the median of the ratios within a repetition. ` +
       'CPU µs per round trip is the CPU time of both processes, which a busy machine disturbs less than the rate.', '',
-      codecTable.forkMarkdown(results.codec.rows, binaries), '');
+      stageNote(results.codec),
+      tableOf(results.codec, () => codecTable.forkMarkdown(results.codec.rows, binaries)), '');
   }
   if (results.inproc) {
     lines.push('## The codecs in-process (serialize + decode, no pipe)', '',
       `Operations (serialize the message to a frame, decode it) per second, ${results.inproc.ms} ms per cell, ${results.inproc.reps} runs per binary. ` +
       '`builtin` is what child_process runs in that binary; `native` is `internalBinding(\'ipc_serdes\')` alone; ' +
       '`js` is the reference (harness/codecs/js.js); `json` is JSON.stringify + UTF-8 and back.', '',
-      codecTable.inProcessMarkdown(results.inproc, binaries), '');
+      stageNote(results.inproc),
+      tableOf(results.inproc, () => codecTable.inProcessMarkdown(results.inproc, binaries)), '');
   }
-  if (results.throughput) {
+  if (results.transport) lines.push(...transportSection(results, binaries));
+  if (results.throughput?.measured === 0) {
+    lines.push('## Fuzzing throughput and harness overhead', '', stageNote(results.throughput));
+  } else if (results.throughput) {
     const { reps, seconds } = results.throughput;
     lines.push('## Fuzzing throughput and harness overhead', '',
       `js against native in ${binaries.find((b) => b.role === 'head').version}, default known differences; ` +
@@ -130,7 +183,7 @@ function report(results, meta, files) {
       'a view of 64 KiB or more; each scaled up by how many it stands for), ' +
       'timed alone in a tight loop in the same binary. ' +
       'Harness overhead = (1 / execs per second) / bare cost per exec.', '',
-      throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
+      stageNote(results.throughput), throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
       meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)}).` : '', '',
       '## Crash tax', '',
       'The value targets again, without the inputs that the crash screen (harness/crash-screen.js) sends to an ' +
@@ -153,10 +206,10 @@ function report(results, meta, files) {
       `difference in the mutant's expected tier; seeds ${seeds.join(', ')}, each hunt capped at ${cap} s; (found/runs). ` +
       'fast-check: the four properties in turns; Jazzer.js: scripts/mutant-hunt.js, three targets on the cores, ' +
       'start-up included.', '',
-      ttf.markdown(results.ttf.rows, cap), '');
+      stageNote(results.ttf), tableOf(results.ttf, () => ttf.markdown(results.ttf.rows, cap)), '');
   }
   if (files.chart) {
-    lines.push(`![round trips per second by payload size](${path.basename(files.chart.png)})`, '');
+    lines.push(`![round trips per second by payload size, and by workload](${path.basename(files.chart.png)})`, '');
   }
   return `${lines.join('\n')}`;
 }
@@ -171,13 +224,38 @@ function earlierThroughput(file) {
   }
 }
 
+// Runs the chosen stages one after another, each in a process of its own
+// given what remains of the deadline (less the time to write the files).
+async function runStages(chosen, { binaries, s, deadline }) {
+  const results = {};
+  for (const name of chosen) {
+    const started = Date.now();
+    const until = deadline - kReserveMs;
+    let outcome = { samples: [], cut: 'not started: no time was left', error: null };
+    if (until - started > 1000) {
+      log(`bench: ${name} ... (${((until - started) / 1000).toFixed(0)} s left)`);
+      outcome = await runStage(script, { name, binaries, settings: s[name] }, { until });
+    }
+    const { samples, cut, error } = outcome;
+    results[name] = {
+      ...stages[name].summarize(samples, s[name]), cut, error, measured: samples.length,
+      elapsedSeconds: (Date.now() - started) / 1000,
+    };
+    const how = error ? `failed: ${error.split('\n')[0]}` : cut ? `cut (${cut}) after ${samples.length} measurements` : 'done';
+    log(`bench: ${name} ${how} in ${results[name].elapsedSeconds.toFixed(0)} s`);
+    if (samples.length) console.log(`${stages[name].print(results[name], { binaries, results })}\n`);
+  }
+  return results;
+}
+
 async function main() {
   const { values } = parseFlags('bench', { options: {
     quick: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(__dirname, 'results') },
     only: { type: 'string' },
+    minutes: { type: 'string', default: '40' },
     base: { type: 'string', default: '26.3.1' },
-    head: { type: 'string', default: '26.10.0' },
+    head: { type: 'string', default: defaultVersion },
   } });
   const chosen = values.only ? values.only.split(',') : parts;
   const unknown = chosen.filter((p) => !parts.includes(p));
@@ -185,45 +263,17 @@ async function main() {
     console.error(`bench: unknown part ${unknown.join(', ')}; parts are ${parts.join(', ')}`);
     process.exit(2);
   }
-  const s = settings[values.quick ? 'quick' : 'full'];
+  const minutes = Number(values.minutes);
+  if (!(minutes > 0)) {
+    console.error(`bench: --minutes is a number of minutes above 0, not ${JSON.stringify(values.minutes)}`);
+    process.exit(2);
+  }
   const started = Date.now();
+  const deadline = started + minutes * 60_000;
+  const s = settings[values.quick ? 'quick' : 'full'];
   const binaries = [binary('base', resolveNode(values.base)), binary('head', resolveNode(values.head))];
-  const meta = { machine: machine(), binaries, quick: values.quick, settings: s };
-  const results = {};
-
-  if (chosen.includes('codec')) {
-    await timedPart('codec', results, async () => {
-      const samples = await codecTable.forkRoundTrips({ binaries, ...s.fork });
-      return { ...s.fork, inflight: 32, samples, rows: codecTable.summarizeFork(samples) };
-    });
-    console.log(`${codecTable.forkMarkdown(results.codec.rows, binaries)}\n`);
-  }
-  if (chosen.includes('inproc')) {
-    await timedPart('inproc', results, async () => {
-      const samples = await codecTable.inProcess({ binaries, ...s.inproc });
-      return { ...s.inproc, samples, ...codecTable.summarizeInProcess(samples) };
-    });
-    console.log(`${codecTable.inProcessMarkdown(results.inproc, binaries)}\n`);
-  }
-  if (chosen.includes('throughput')) {
-    await timedPart('throughput', results, async () => {
-      const runs = await throughput.measureThroughput({
-        ...s.throughput, onRun: (r) => log(`  ${r.engine} ${r.target}: ${r.execsPerSecond.toFixed(0)} execs/s`),
-      });
-      return { ...s.throughput, runs, rows: throughput.summarizeThroughput(runs) };
-    });
-    const { rows } = results.throughput;
-    console.log(`${throughput.markdown(rows)}\n\n${throughput.crashTaxMarkdown(rows)}\n\n${throughput.memoryMarkdown(rows)}\n`);
-  }
-  if (chosen.includes('ttf')) {
-    await timedPart('ttf', results, async () => {
-      const runs = await ttf.timeToFind({
-        ...s.ttf, onResult: (r) => log(`  ${r.engine} seed ${r.seed} ${r.name}: ${r.signature ? `${r.seconds.toFixed(1)} s` : 'not found'}`),
-      });
-      return { ...s.ttf, runs, rows: ttf.summarizeTimes(runs) };
-    });
-    console.log(`${ttf.markdown(results.ttf.rows, s.ttf.cap)}\n`);
-  }
+  const meta = { machine: machine(), binaries, quick: values.quick, minutes, settings: s };
+  const results = await runStages(chosen, { binaries, s, deadline });
 
   meta.seconds = (Date.now() - started) / 1000;
   meta.loadAtEnd = machine().loadAverage;
@@ -231,15 +281,22 @@ async function main() {
   const base = path.join(values.out, values.quick ? 'quick' : 'latest');
   meta.before = earlierThroughput(`${base}.json`);
   const files = {};
-  if (results.codec || results.inproc) files.chart = writeChart(base, chartOf(results, binaries, meta));
+  const chart = chartOf(results, binaries, meta);
+  if (chart.rows.length) files.chart = writeChart(base, chart);
   fs.writeFileSync(`${base}.md`, report(results, meta, files));
   // Infinity (a mutant not found) is written as null.
   fs.writeFileSync(`${base}.json`, `${JSON.stringify({ meta, results }, (k, v) => (v === Infinity ? null : v), 2)}\n`);
-  log(`bench: ${(meta.seconds / 60).toFixed(1)} min; wrote ${[`${base}.md`, `${base}.json`, files.chart?.svg, files.chart?.png]
-    .filter(Boolean).map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  const failed = chosen.filter((name) => results[name].error);
+  const cut = chosen.filter((name) => results[name].cut);
+  log(`bench: ${(meta.seconds / 60).toFixed(1)} min of ${minutes}` +
+    `${cut.length ? `, cut: ${cut.join(', ')}` : ''}${failed.length ? `, failed: ${failed.join(', ')}` : ''}; ` +
+    `wrote ${[`${base}.md`, `${base}.json`, files.chart?.svg, files.chart?.png]
+      .filter(Boolean).map((f) => path.relative(process.cwd(), f)).join(', ')}`);
+  if (failed.length) process.exitCode = 1;
 }
 
 main().catch((err) => {
-  console.error(`bench: ${err.stack}`);
-  process.exitCode = 1;
+  // A binary that is missing or unusable is the user's to fix; anything else is a fault of the bench.
+  console.error(`bench: ${err instanceof EnvironmentError ? err.message : err.stack}`);
+  process.exitCode = err instanceof EnvironmentError ? 2 : 1;
 });

@@ -21,6 +21,7 @@ const { promisify } = require('node:util');
 const { resolveNode } = require('../harness/binaries');
 const { sampleTree } = require('./rss');
 const { summarize } = require('./stats');
+const { checkTime } = require('./deadline');
 const fmt = require('./format');
 
 // The runs of a measurement; `screened: 'skip'` runs the value targets without
@@ -92,7 +93,11 @@ async function bareCost(trace, node) {
   return JSON.parse(stdout);
 }
 
-async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
+// What a timed run takes beyond its seconds, about: start-up, the trace's bare cost.
+const kOverheadSeconds = 20;
+
+// None starts that would end past `until` (bench/deadline.js).
+async function measureThroughput({ reps, seconds, only, until, onRun = () => {} }) {
   const node = resolveNode();
   const chosen = only ? targets.filter((t) => only.includes(runName(t))) : targets;
   const runs = [];
@@ -102,6 +107,7 @@ async function measureThroughput({ reps, seconds, only, onRun = () => {} }) {
     for (let rep = 0; rep < reps; rep++) {
       for (const { engine, target, screened } of chosen) {
         const findings = path.join(scratch, runName({ engine, target, screened }).replace(':', '-'));
+        checkTime(until, (rep === 0 ? 4 : 1) * seconds + kOverheadSeconds, `a run of ${runName({ engine, target, screened })}`);
         // Untimed, three times as long: the differences early runs find are
         // shrunk and confirmed there. A run that ended early (a Jazzer.js
         // target stopped by libFuzzer, which `make fuzz` would start again)

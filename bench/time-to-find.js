@@ -16,6 +16,7 @@ const { FindingStore } = require('../harness/findings');
 const { catalog } = require('../harness/mutants/catalog');
 const { runProperties } = require('../properties/engine');
 const { summarize } = require('./stats');
+const { checkTime } = require('./deadline');
 const fmt = require('./format');
 
 const run = promisify(execFile);
@@ -58,7 +59,10 @@ async function jazzerHunts(names, { seed, cap }) {
 }
 
 // Returns [{ name, expect, engine, seed, seconds (Infinity when not found), signature }].
-async function timeToFind({ names = Object.keys(catalog), seeds, cap, onResult = () => {} }) {
+// None starts that would end past `until` (bench/deadline.js): a fast-check
+// hunt is given a tenth of the cap (most end in a few seconds), the
+// Jazzer.js hunts of a seed the cap.
+async function timeToFind({ names = Object.keys(catalog), seeds, cap, until, onResult = () => {} }) {
   const results = [];
   const add = (r) => {
     results.push(r);
@@ -66,11 +70,13 @@ async function timeToFind({ names = Object.keys(catalog), seeds, cap, onResult =
   };
   for (const seed of seeds) {
     for (const name of names) {
+      checkTime(until, cap / 10, `the fast-check hunt of ${name}`);
       const found = await fastCheckHunt(name, { seed, cap });
       add({
         name, engine: 'fast-check', seed, seconds: found?.seconds ?? Infinity, signature: found?.signature ?? null,
       });
     }
+    checkTime(until, cap, `the Jazzer.js hunts of seed ${seed}`);
     for (const r of await jazzerHunts(names, { seed, cap })) {
       add({ name: r.name, engine: 'jazzer', seed, seconds: r.seconds ?? Infinity, signature: r.signature });
     }
@@ -91,7 +97,7 @@ function summarizeTimes(results) {
 
 function markdown(rows, cap) {
   const seconds = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} s` : `> ${cap} s`);
-  const cell = (s) => `${fmt.range(s, seconds)} (${s.found}/${s.n})`;
+  const cell = (s) => (s.n ? `${fmt.range(s, seconds)} (${s.found}/${s.n})` : '—');
   return fmt.table(['mutant', 'expected tier', 'fast-check', 'Jazzer.js'],
     rows.map((r) => [r.name, r.expect.join(' or '), cell(r['fast-check']), cell(r.jazzer)]));
 }

@@ -7,11 +7,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { resolveNode } = require('../../harness/binaries');
+const { resolveNode, defaultVersion } = require('../../harness/binaries');
 const { binary } = require('../../bench/machine');
 const codecTable = require('../../bench/codec-table');
 const { summarize, median } = require('../../bench/stats');
-const { chartSvg, renderPng, fontFamily } = require('../../bench/chart');
+const { chartSvg, renderPng, fontFamily, payloadAxis, payloadLabel } = require('../../bench/chart');
 const { isSlowdown } = require('../../bench/gate');
 const ttf = require('../../bench/time-to-find');
 const throughput = require('../../bench/throughput');
@@ -20,7 +20,7 @@ const { Trace } = require('../../harness/trace');
 
 const benchDir = path.join(__dirname, '..', '..', 'bench');
 
-const head = resolveNode('26.10.0');
+const head = resolveNode();
 const base = resolveNode('26.3.1');
 const positive = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0;
 const nodeJson = (node, args) => JSON.parse(execFileSync(node, args, { encoding: 'utf8' }));
@@ -32,7 +32,7 @@ describe('bench', function () {
     for (const serialization of ['advanced', 'json']) {
       const r = nodeJson(head, [path.join(benchDir, 'ipc-roundtrip.js'), '--serialization', serialization,
         '--len', '64', '--seconds', '0.1', '--warmup', '0.05', '--inflight', '4']);
-      assert.equal(r.node, 'v26.10.0');
+      assert.equal(r.node, `v${defaultVersion}`);
       assert.equal(r.serialization, serialization);
       assert.ok(r.roundTrips > 0 && positive(r.rate) && positive(r.cpuMicrosPerRoundTrip), JSON.stringify(r));
     }
@@ -234,23 +234,42 @@ describe('bench', function () {
   });
 
   it('draws one line per series in the chart', function () {
-    const points = [64, 1024].map((len) => ({ len, median: len, min: len / 2, max: len * 2 }));
+    const points = [64, 1024].map((len) => ({ x: len, median: len, min: len / 2, max: len * 2 }));
     const svg = chartSvg({
-      title: 't', note: 'n', lens: [64, 1024],
-      panels: [{ title: 'p', yLabel: 'y', series: [
+      title: 't', note: 'n',
+      rows: [[{ title: 'p', yLabel: 'y', xLabel: payloadLabel, x: payloadAxis([64, 1024]), series: [
         { label: 'a', color: '#000', points },
         { label: 'b', color: '#f00', dash: '4 2', points },
-      ] }],
+      ] }]],
     });
     assert.equal(svg.match(/<polyline/g).length, 2);
+    assert.match(svg, />1 KiB</);
+    assert.doesNotMatch(svg, /NaN|undefined|Infinity/);
+  });
+
+  it('breaks a line between groups of ticks, and draws a row of panels under another', function () {
+    const x = ['1x1', '1x4'].flatMap((group) => [64, 1024].map((len) => ({ key: `${group} ${len}`, label: String(len), group })));
+    const points = x.map((t, i) => ({ x: t.key, median: 10 + i, min: 9, max: 20 }));
+    const one = { title: 'p', yLabel: 'y', xLabel: 'x', x: payloadAxis([64]),
+      series: [{ label: 'a', color: '#000', points: [{ x: 64, median: 5, min: 4, max: 6 }] }] };
+    const grid = { title: 'g', yLabel: 'y', xLabel: 'x', x, width: 900,
+      series: [{ label: 'unix', color: '#00f', marker: 'square', thin: true, points }] };
+    const svg = chartSvg({ title: 't', note: 'n', rows: [[one], [grid]] });
+    // One line for the first panel, one per group for the grid's series.
+    assert.equal(svg.match(/<polyline/g).length, 3);
+    assert.equal(svg.match(/stroke-width="1\.3"/g).length, 2);
+    // Four hollow squares and the legend's.
+    assert.equal(svg.match(/<rect x="[\d.]+" y="[\d.]+" width="6\.8"/g).length, 5);
+    assert.match(svg, /font-weight="bold" text-anchor="middle">1x4</);
+    assert.equal(Number(/width="(\d+)"/.exec(svg)[1]), 920);
     assert.doesNotMatch(svg, /NaN|undefined|Infinity/);
   });
 
   it('draws the PNG with the pinned font, the same bytes every time', function () {
     const svg = chartSvg({
-      title: 'round trips per second', note: 'n', lens: [64],
-      panels: [{ title: 'p', yLabel: 'y',
-        series: [{ label: 'a', color: '#000', points: [{ len: 64, median: 9, min: 8, max: 10 }] }] }],
+      title: 'round trips per second', note: 'n',
+      rows: [[{ title: 'p', yLabel: 'y', xLabel: payloadLabel, x: payloadAxis([64]),
+        series: [{ label: 'a', color: '#000', points: [{ x: 64, median: 9, min: 8, max: 10 }] }] }]],
     });
     assert.match(svg, new RegExp(`font-family="${fontFamily}"`));
     const first = renderPng(svg);
@@ -303,7 +322,7 @@ describe('bench', function () {
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
-    assert.match(out, /v26\.10\.0, js against native in-process/);
+    assert.match(out, new RegExp(`v${defaultVersion.replaceAll('.', '\\.')}, js against native in-process`));
     for (const target of ['value', 'frame', 'stream']) {
       for (const source of ['fast-check', 'corpus']) {
         const line = new RegExp(`target=${target} source=${source} inputs=(\\d+) checks=(\\d+): ([\\d,]+)/s mean .* ` +
