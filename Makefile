@@ -7,7 +7,8 @@ FUZZ_OUT         ?= findings
 PROPERTY_SECONDS ?= 300
 A                ?= js
 B                ?= native
-NODE             ?= 26.10.0
+# Empty: ipcfuzz's own default, the newest pinned release (harness/binaries.js).
+NODE             ?=
 BASE_NODE        ?=
 GATE_BUDGET      ?= 240
 GATE_OUT         ?= gate-out
@@ -16,6 +17,7 @@ CONFORMANCE_NODES ?=
 CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
 BENCH_OUT         ?= bench/results
+NODE_FLAG         := $(if $(NODE),--node $(NODE))
 
 .PHONY: lint test-cli bench bench-checks test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
@@ -28,7 +30,7 @@ help:
 	@echo "make corpus-merge  merge the grown working corpora into corpus/, minimized"
 	@echo "make mutant-hunt   time the Jazzer.js targets to find each mutant adapter"
 	@echo "make conformance   vectors and child_process.fork cases on every binary (CONFORMANCE_NODES=pinned, CONFORMANCE_OUT=$(CONFORMANCE_OUT))"
-	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22.12.0 24.19.0\")"
+	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22 24.19.0\": a line is its newest release)"
 	@echo "make bench         fuzzing throughput, time to find the mutants, the codec performance table (BENCH_OUT=$(BENCH_OUT))"
 	@echo "make bench-checks  the cost of one check with both codecs in-process (CHECK_COST_FLAGS=--cpu-prof)"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
@@ -73,23 +75,23 @@ test-bench:
 fuzz: install
 	@native=0; NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) scripts/fuzz-native.sh || native=$$?; \
 	$(IPCFUZZ) fuzz --engine all --seconds $(FUZZ_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) --node $(NODE) || exit $$?; exit $$native
+	  --a $(A) --b $(B) $(NODE_FLAG) || exit $$?; exit $$native
 
 properties: install
 	$(IPCFUZZ) fuzz --engine fast-check --seconds $(PROPERTY_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) --node $(NODE)
+	  --a $(A) --b $(B) $(NODE_FLAG)
 
 corpus: install
 	$(HOST_NODE) scripts/make-corpus.js
 
 corpus-merge: install
-	$(HOST_NODE) scripts/corpus-merge.js --node $(NODE)
+	$(HOST_NODE) scripts/corpus-merge.js $(NODE_FLAG)
 
 mutant-hunt: install
 	$(HOST_NODE) scripts/mutant-hunt.js --seconds 60
 
 gate: install
-	$(IPCFUZZ) gate --node $(NODE) $(if $(BASE_NODE),--base-node $(BASE_NODE)) --a $(A) --b $(B) \
+	$(IPCFUZZ) gate $(NODE_FLAG) $(if $(BASE_NODE),--base-node $(BASE_NODE)) --a $(A) --b $(B) \
 	  --budget $(GATE_BUDGET) --out $(GATE_OUT)
 
 oss-fuzz-check: install

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { EnvironmentError, UsageError } = require('../harness/errors');
+const { defaultVersion } = require('../harness/binaries');
 
 const commands = {
   info: './commands/info',
@@ -17,6 +18,7 @@ const commands = {
   inspect: './commands/inspect',
   conformance: './commands/conformance',
   node: './commands/node',
+  report: './commands/report',
 };
 
 // A flag: { type, default?, multiple?, value (the placeholder in help), help,
@@ -25,7 +27,7 @@ const commands = {
 const sideFlags = {
   a: { type: 'string', default: 'js', value: 'CODEC', help: 'codec a, the reference' },
   b: { type: 'string', default: 'native', value: 'CODEC', help: 'codec b, the codec under test' },
-  node: { type: 'string', value: 'PATH|VERSION', shown: '26.10.0', help: 'node binary for codec b (and a)' },
+  node: { type: 'string', value: 'PATH|VERSION', shown: defaultVersion, help: 'node binary for codec b (and a)' },
   'base-node': { type: 'string', value: 'PATH|VERSION', shown: 'as --node', help: 'node binary for codec a' },
   known: { type: 'string', value: 'FILE', shown: 'known-differences.json', help: 'known-differences list' },
   'no-known': { type: 'boolean', default: false, help: 'report every difference, known or not' },

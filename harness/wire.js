@@ -70,7 +70,9 @@ const oldestVersion = 13;
 // wire check measures it (test/conformance/runtimes.test.js keeps the pinned ones true);
 // null for a runtime that does not read V8's format at all.
 const knownReaders = [
+  { name: 'node 24.22.3', highest: 15 },
   { name: 'node 26.10.0', highest: 15 },
+  { name: 'node 26.12.1', highest: 15 },
   { name: 'node 26.3.1', highest: 15 },
   { name: 'deno 2.9.6', highest: 16 },
   { name: 'bun 1.4.5', highest: null },

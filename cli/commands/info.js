@@ -1,10 +1,10 @@
 'use strict';
 const { parse } = require('..');
-const { resolveNode, probeNode } = require('../../harness/binaries');
+const { resolveNode, probeNode, defaultVersion } = require('../../harness/binaries');
 
 const about = 'node and V8 version, codecs and framer of a node binary';
 const flags = {
-  node: { type: 'string', value: 'PATH|VERSION', shown: '26.10.0', help: 'the node binary' },
+  node: { type: 'string', value: 'PATH|VERSION', shown: defaultVersion, help: 'the node binary' },
   json: { type: 'boolean', default: false, help: 'print as JSON' },
 };
 

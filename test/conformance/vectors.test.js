@@ -14,7 +14,7 @@ const { annotateStream } = require('../../harness/annotate');
 const { tags, viewTypes } = require('../../harness/wire');
 const { loadKnown } = require('../../harness/known');
 const { catalog } = require('../../harness/mutants/catalog');
-const { pinnedVersions } = require('../../harness/binaries');
+const { pinnedVersions, defaultVersion } = require('../../harness/binaries');
 const { failing } = require('../../conformance/judge');
 const { cli } = require('../fixtures/helpers');
 
@@ -81,12 +81,25 @@ describe('conformance vectors', function () {
 
     const cellsOf = (columnId) => result.rows.map((row) => [row.id, row.cells[columnId]]);
 
-    it('the reference codec passes every vector in every binary', function () {
+    // The expectations are the reference's in the default binary (generate.js):
+    // an older V8 may read an implementation-defined frame otherwise (24.x's
+    // V8 13.6 has no immutable ArrayBuffer), never an accept or reject vector.
+    it('the reference codec passes every vector in every binary, ' +
+      'but an implementation-defined one in an older V8', function () {
+      const v8Of = (binary) => binary.info.v8.split('.').slice(0, 2).map(Number);
+      const [major, minor] = v8Of(describeBinaries([defaultVersion])[0]);
+      let olderV8 = 0;
       for (const column of result.columns.filter((c) => c.codec === 'js')) {
+        const [m, n] = v8Of(column.binary);
+        const older = m < major || (m === major && n < minor);
+        olderV8 += older;
         for (const [id, cell] of cellsOf(column.id)) {
-          assert.ok(['PASS', 'N/A'].includes(cell.state) || (cell.state === 'IMPL' && cell.same), `${column.id} ${id}: ${cell.state}`);
+          const passes = ['PASS', 'N/A'].includes(cell.state) || (cell.state === 'IMPL' && cell.same);
+          const implOtherwise = older && cell.state === 'IMPL' && id.startsWith('implementation-defined/');
+          assert.ok(passes || implOtherwise, `${column.id} (V8 ${column.binary.info.v8}) ${id}: ${cell.state}`);
         }
       }
+      assert.ok(olderV8 < result.columns.filter((c) => c.codec === 'js').length, 'no column has the default\'s V8');
     });
 
     it('what child_process runs in 26.3.1 (the JS codec) passes every vector', function () {
