@@ -17,6 +17,7 @@ CONFORMANCE_NODES ?=
 CONFORMANCE_OUT   ?= .ipcfuzz/conformance
 VERSIONS          ?=
 BENCH_OUT         ?= bench/results
+BENCH_MINUTES     ?= 40
 NODE_FLAG         := $(if $(NODE),--node $(NODE))
 
 .PHONY: lint test-cli bench bench-checks test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
@@ -31,7 +32,7 @@ help:
 	@echo "make mutant-hunt   time the Jazzer.js targets to find each mutant adapter"
 	@echo "make conformance   vectors and child_process.fork cases on every binary (CONFORMANCE_NODES=pinned, CONFORMANCE_OUT=$(CONFORMANCE_OUT))"
 	@echo "make nodes         install more Node binaries into .ipcfuzz/nodes (VERSIONS=\"22 24.19.0\": a line is its newest release)"
-	@echo "make bench         fuzzing throughput, time to find the mutants, the codec performance table (BENCH_OUT=$(BENCH_OUT))"
+	@echo "make bench         fuzzing throughput, time to find the mutants, the codec and transport tables, done within BENCH_MINUTES=$(BENCH_MINUTES) (BENCH_OUT=$(BENCH_OUT))"
 	@echo "make bench-checks  the cost of one check with both codecs in-process (CHECK_COST_FLAGS=--cpu-prof)"
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets and check them by the platform's rules (OSS_FUZZ_CHECK_SECONDS=20)"
@@ -111,8 +112,9 @@ conformance: install
 nodes: install
 	$(IPCFUZZ) node add $(VERSIONS)
 
+# Each stage is given what remains of BENCH_MINUTES; one that cannot finish is cut (bench/deadline.js).
 bench: install
-	$(HOST_NODE) bench/run.js --out $(BENCH_OUT)
+	$(HOST_NODE) bench/run.js --out $(BENCH_OUT) --minutes $(BENCH_MINUTES)
 
 # The cost of one check with both codecs in-process (CHECK_COST_FLAGS=--cpu-prof for where the time goes).
 bench-checks: install
