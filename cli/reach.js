@@ -7,7 +7,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { checkFindings, reachSeconds } = require('../harness/reach');
+const { checkFindings, reachSeconds, notCheckedText } = require('../harness/reach');
 const { FindingStore } = require('../harness/findings');
 
 // The run's findings folders that hold a finding, each once.
@@ -27,13 +27,16 @@ async function checkRun(folders, { build, timeoutMs, deadline, progress = () => 
   });
 }
 
-// The verdict saved with a finding, for a listing: one line.
-function reachLine(folder) {
+// The verdict saved with a finding (undefined before its check).
+function reachabilityOf(folder) {
   try {
-    return FindingStore.read(folder).reachability?.verdict ?? 'reachability not checked';
+    return FindingStore.read(folder).reachability;
   } catch {
-    return 'reachability not checked';
+    return undefined;
   }
 }
 
-module.exports = { checkRun, reachLine, reachSeconds, findingFolders };
+// That verdict for a listing: one line.
+const reachLine = (folder) => reachabilityOf(folder)?.verdict ?? notCheckedText;
+
+module.exports = { checkRun, reachLine, reachabilityOf, reachSeconds };

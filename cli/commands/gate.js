@@ -16,6 +16,7 @@ const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
 const { parseRuntime } = require('../../harness/runtimes');
 const { version } = require('../../package.json');
+const { reachLine, reachabilityOf } = require('../reach');
 
 // A known-differences file: the list in use plus an entry accepting each new
 // finding, for a reviewer to give reasons to (or to shrink) before committing it.
@@ -70,6 +71,7 @@ async function run(args) {
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog([...gate.findings, ...gate.shared].map((f) => ({
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
+      reachability: reachabilityOf(f.folder),
     })), { base: out, version, sides }), null, 2)}\n`);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
     if (values.bench) {
@@ -83,7 +85,7 @@ async function run(args) {
     if (values['emit-known'] !== undefined) emitKnown(values['emit-known'], gate, options.knownFile, session.sides);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
-    for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})`);
+    for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})\n    ${reachLine(f.folder)}`);
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
     for (const f of gate.shared) console.log(`  defect both codecs share (no difference): ${f.difference.signature}`);
     for (const c of gate.stages.find((s) => s.name === 'runtimes')?.cases ?? []) {

@@ -20,6 +20,7 @@ const kLineWidth = 120;
 
 const fence = (text, lang = '') => `\`\`\`${lang}\n${text.replace(/```/g, '`\u200b``')}\n\`\`\``;
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 const clip = (text, width) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
 
 function read(folder, file) {
@@ -50,11 +51,13 @@ function findingSection(number, f, maxLines) {
   return [`### ${number}. \`${f.difference.signature}\``, '',
     `**${f.difference.tier}** (found by ${f.stage}): ${clip(`${f.difference.where}: ${f.difference.detail}`, 600)}`, '',
     `Input: ${reductionText(meta.reduction ?? f.reduction)}; met ${f.met ?? 1} time${f.met > 1 ? 's' : ''}.`, '',
+    `${capitalized(meta.reachability?.verdict ?? 'reachability not checked')}.`, '',
     'Tiers:', '', fence(tierRows.join('\n')), '',
     'Outcomes and annotated frame (excerpt):', '', fence(excerpt(read(f.folder, 'report.txt'), maxLines)), '',
     `Replay: \`${meta.replay ?? 'see finding.json'}\`  `,
     `Full report and standalone repro in the artifacts: \`${folder}/report.txt\`, ` +
-      `\`node --expose-internals ${folder}/repro.js\``, '',
+      `\`node --expose-internals ${folder}/repro.js\`; through child_process, public APIs only: ` +
+      `\`node ${folder}/repro-fork.js\`; a bug report ready to paste: \`${folder}/issue.md\``, '',
   ].join('\n');
 }
 

@@ -1,6 +1,7 @@
 'use strict';
 // SARIF 2.1.0: one result per distinct finding, its rule the tier, its
-// fingerprint the signature, its location the saved input.
+// fingerprint the signature, its location the saved input; whether it shows
+// through child_process is in its message and its properties.
 
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -20,7 +21,15 @@ const tierHelp = {
   framing: 'A framer delivered a different number of messages or buffering state.',
 };
 
-// findings: [{ difference, folder, inputFile?, met?, reduction? }], relative to `base` (the out dir).
+// reachable: true, false or null (not checked), and the verdict's line.
+function reachProperties(reachability) {
+  return {
+    reachable: reachability?.checked ? reachability.reachable : null,
+    reachability: reachability?.verdict ?? 'reachability not checked',
+  };
+}
+
+// findings: [{ difference, folder, inputFile?, met?, reduction?, reachability? }], relative to `base` (the out dir).
 function sarifLog(findings, { base, version, sides }) {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -39,17 +48,17 @@ function sarifLog(findings, { base, version, sides }) {
       },
       properties: { a: sides.a, b: sides.b },
       // In the gate's order: by tier, the cause met most often first.
-      results: findings.map(({ difference: d, folder, inputFile, met, reduction }) => ({
+      results: findings.map(({ difference: d, folder, inputFile, met, reduction, reachability }) => ({
         ruleId: d.tier,
         ruleIndex: tiers.indexOf(d.tier),
         level: isSharedDefect(d.signature) ? 'warning' : 'error',
-        message: { text: `${d.signature}: ${d.where}: ${d.detail}` },
+        message: { text: `${d.signature}: ${d.where}: ${d.detail} (${reachProperties(reachability).reachability})` },
         locations: [{ physicalLocation: { artifactLocation: {
           uri: path.relative(base, inputFile ?? path.join(folder, 'finding.json')).split(path.sep).join('/'),
           uriBaseId: 'OUTDIR',
         } } }],
         partialFingerprints: { ipcfuzzSignature: d.signature },
-        properties: { met: met ?? 1, input: reductionText(reduction) },
+        properties: { met: met ?? 1, input: reductionText(reduction), ...reachProperties(reachability) },
       })),
       originalUriBaseIds: { OUTDIR: { uri: `${pathToFileURL(base).href}/` } },
     }],

@@ -3,8 +3,10 @@
 // like the reference, within a time budget. Stages, in order: conformance
 // vectors, the properties with a fixed seed and number of runs, replay of the
 // seed corpora and of saved findings, the known-differences ratchet (all
-// deterministic), then both fuzzing engines for what is left of the budget. Every distinct new difference becomes one
-// finding (saved under <out>/findings), one JUnit failure and one SARIF result.
+// deterministic), then both fuzzing engines for what is left of the budget but a
+// tenth, which checks the run's findings through child_process (cli/reach.js).
+// Every distinct new difference becomes one finding (saved under
+// <out>/findings), one JUnit failure and one SARIF result.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -18,6 +20,7 @@ const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/eng
 const { gateVectors, gateRuntimes } = require('../../conformance/gate');
 const { root } = require('../../harness/binaries');
 const { StoppedError } = require('../../harness/errors');
+const { checkRun, reachSeconds } = require('../reach');
 
 // The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
@@ -174,6 +177,28 @@ async function fuzzStage(collector, cases, { seconds, knownFile, signal }) {
   }
 }
 
+// The run's findings through child_process, in `seconds` at most: one case
+// each, skipped when it was not checked. A verdict fails no case: the
+// finding's own case did. Run however little time is left: a finding not
+// checked still gets its repro-fork.js and issue.md, which say so.
+async function reachabilityStage(collector, seconds) {
+  const started = Date.now();
+  const cases = [];
+  const findings = [...collector.recorder.findings.values()].filter((f) => f.folder);
+  const deadline = Date.now() + Math.max(0, Math.min(seconds, collector.timeLeft())) * 1000;
+  const checked = await checkRun(findings.map((f) => f.folder), {
+    build: collector.session.sides.b.node, timeoutMs: collector.session.timeoutMs, deadline,
+  });
+  for (const { difference, folder } of findings) {
+    const r = checked.get(folder);
+    if (!r) continue;
+    const name = `${difference.signature} through child_process`;
+    if (r.checked) cases.push({ name: `${name}: ${r.reachable ? 'reachable' : 'not reachable'}` });
+    else cases.push({ name, skipped: r.outOfTime ? `${kOutOfTime}: ${r.verdict}` : r.verdict });
+  }
+  return { name: 'reachability through child_process', cases, seconds: (Date.now() - started) / 1000 };
+}
+
 // options: { session, known (the entries in scope), outside (those not), knownFile, out, budget (seconds),
 //            runtimes: [deno, bun, NAME@VERSION], fuzz (false: the deterministic stages only) }
 async function runGate(options) {
@@ -201,7 +226,8 @@ async function runGate(options) {
     stages.push(await timed('replay', collector, (cases) => replayStage(collector, cases)));
     stages.push(await timed('known-differences ratchet', collector, (cases) =>
       ratchetStage(collector, stale, options.outside ?? [], cases)));
-    const fuzzSeconds = Math.floor(collector.timeLeft());
+    const reach = reachSeconds(options.budget);
+    const fuzzSeconds = Math.floor(collector.timeLeft() - reach);
     if (!options.fuzz) {
       stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: 'not asked for (--no-fuzz)' }] });
     } else if (fuzzSeconds >= kMinFuzzSeconds) {
@@ -211,6 +237,7 @@ async function runGate(options) {
       stages.push({ name: 'fuzzing', seconds: 0, cases: [{ name: 'fuzzing', skipped: `${kOutOfTime}: ` +
         `${Math.max(0, fuzzSeconds)} s left of the budget, ${kMinFuzzSeconds} s needed` }] });
     }
+    stages.push(await reachabilityStage(collector, reach));
   } finally {
     clearTimeout(hardStop);
   }

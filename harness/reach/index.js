@@ -11,6 +11,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { resolveNode } = require('../binaries');
 const { FindingStore, metaText, writeAtomic } = require('../findings');
@@ -124,9 +125,9 @@ function judge(meta, { build, reference }) {
   }
   const reachable = differences.length > 0;
   const [seen, expected] = [describeObservation(b), describeObservation(r)];
-  // What each side saw first that the other did not (the first line names the binary).
-  const apart = (x, y) => x.slice(1).find((l) => !y.includes(l)) ?? x.at(-1);
-  const differs = { build: apart(seen, expected), reference: apart(expected, seen) };
+  // The first line where the two part (the first names the binary).
+  const at = Math.max(1, seen.findIndex((l, i) => i > 0 && l !== expected[i]));
+  const differs = { build: seen[at] ?? '(nothing more)', reference: expected[at] ?? '(nothing more)' };
   const peer = fromValue(meta.type) ? 'the child receiving it' : 'the parent reading bytes a peer wrote';
   const verdict = reachable ?
     `reachable: yes (${differences[0].tier}): through child_process, node ${b.node}: ${differs.build}; ` +
@@ -163,8 +164,31 @@ function readText(file) {
   }
 }
 
+const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
+
+// An issue.md that is not as ipcfuzz last wrote it (its digest is in
+// finding.json) was edited by hand: it is moved to a name of its own, never
+// overwritten. Gives that name, or undefined.
+function keepEdited(folder, meta) {
+  const file = path.join(folder, 'issue.md');
+  const text = readText(file);
+  if (!text || sha256(text) === meta.reachability?.issueSha256) return undefined;
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? 'issue.edited.md' : `issue.edited.${n}.md`;
+    try {
+      fs.linkSync(file, path.join(folder, name));
+    } catch (err) {
+      if (err.code === 'EEXIST') continue;
+      throw err;
+    }
+    return name;
+  }
+}
+
 // Writes the verdict and what follows from it into a finding's folder.
 function recordReachability(folder, meta, reachability, referenceObservation) {
+  const editedIssue = keepEdited(folder, meta);
+  if (editedIssue) reachability.editedIssue = editedIssue;
   const updated = { ...meta, reachability };
   writeAtomic(path.join(folder, 'repro-fork.js'),
     forkReproScript(updated, { reference: referenceObservation, referenceVersion }), 0o755);
@@ -172,7 +196,9 @@ function recordReachability(folder, meta, reachability, referenceObservation) {
   const at = report.indexOf(`\n${kReportHeading}\n`);
   writeAtomic(path.join(folder, 'report.txt'), `${(at === -1 ? report : report.slice(0, at)).trimEnd()}\n` +
     reportSection(reachability));
-  writeAtomic(path.join(folder, 'issue.md'), issueMarkdown(updated, folder));
+  const issue = issueMarkdown(updated, folder);
+  writeAtomic(path.join(folder, 'issue.md'), issue);
+  reachability.issueSha256 = sha256(issue);
   writeAtomic(path.join(folder, 'finding.json'), metaText(updated));
   return updated;
 }

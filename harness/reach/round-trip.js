@@ -254,7 +254,8 @@ function describeObservation(o) {
   const crash = r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`;
   if (o.type === 'value') {
     if (r.kind === 'unbuildable') return [...lines, `the value cannot be built: ${errorText(r.error)}`];
-    const ran = r.effects?.length ? [`user code run while sending: ${r.effects.join(', ')}`] : [];
+    // Always there, so that two observations' lines pair up.
+    const ran = [`parent: user code run while sending: ${r.effects?.join(', ') || 'none'}`];
     if (r.at === 'sender') {
       if (r.kind === 'reject') {
         const how = {
