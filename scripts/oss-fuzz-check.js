@@ -2,7 +2,9 @@
 // Checks a built $OUT by the rules of OSS-Fuzz and ClusterFuzzLite instead of
 // assuming them (scripts/oss-fuzz-check.sh builds it first):
 // 1. the runner image each project.yaml asks for, and Dockerfiles on the
-//    matching builder tag;
+//    matching builder tag; each workflow that runs the ClusterFuzzLite
+//    actions checks the repository out where they read project.yaml
+//    (cflite-workflow.js);
 // 2. discovery as ClusterFuzz does it, over everything in $OUT: every target
 //    the build wrote is found, and nothing else;
 // 3. every ELF object in $OUT needs no newer GLIBC/GLIBCXX than the runner has;
@@ -13,7 +15,7 @@
 //    adapter as codec b) reproduced, then minimized with -minimize_crash=1 to an
 //    input that still raises the same first line.
 // Prints what it checked; exits 1 on any failure, 2 on bad usage.
-//   node scripts/oss-fuzz-check.js --out DIR --work DIR --project DIR... [--seconds N]
+//   node scripts/oss-fuzz-check.js --out DIR --work DIR --project DIR... [--workflow FILE...] [--seconds N]
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -25,6 +27,7 @@ const { elfMachine, versionNeeds, highestNeed, compareVersions } = require('./el
 const { catalog } = require('../harness/mutants/catalog');
 const { headlineIn } = require('../fuzzers/jazzer/crash-line');
 const { trackGroup, killGroup } = require('../harness/groups');
+const { checkWorkflow } = require('./cflite-workflow');
 
 // What the runner images have (Ubuntu's libc6 and libstdc++6 of each release);
 // a project.yaml without base_os_version runs on the legacy image, 20.04.
@@ -43,9 +46,13 @@ function check(ok, line) {
 }
 
 // OSS-Fuzz reads base_os_version with this regex (infra/common_utils.py), as does ClusterFuzzLite.
-function runnerOf(projectDir) {
+function baseOsVersion(projectDir) {
   const yaml = fs.readFileSync(path.join(projectDir, 'project.yaml'), 'utf8');
-  const version = /^\s*base_os_version\s*:\s*(\S+)/m.exec(yaml)?.[1] ?? 'legacy';
+  return /^\s*base_os_version\s*:\s*(\S+)/m.exec(yaml)?.[1] ?? 'legacy';
+}
+
+function runnerOf(projectDir) {
+  const version = baseOsVersion(projectDir);
   const runner = runners[version];
   check(Boolean(runner), `${projectDir}/project.yaml: base_os_version ${version}`);
   const dockerfile = fs.readFileSync(path.join(projectDir, 'Dockerfile'), 'utf8');
@@ -55,6 +62,14 @@ function runnerOf(projectDir) {
       `(${wanted ? `the ${wanted} builder` : 'the legacy builder'} matches the runner)`);
   }
   return { version, ...(runner ?? runners.legacy) };
+}
+
+// A workflow of the repository (.github/workflows/) against its .clusterfuzzlite/project.yaml.
+function checkWorkflowFile(file) {
+  const project = path.join(path.dirname(file), '..', '..', '.clusterfuzzlite');
+  const results = checkWorkflow(fs.readFileSync(file, 'utf8'), baseOsVersion(project));
+  for (const { ok, line } of results) check(ok, `${path.basename(file)}: ${line}`);
+  return results.length;
 }
 
 // The targets the build meant: executable files at the top of $OUT with no extension.
@@ -225,13 +240,20 @@ async function main() {
   let values;
   try {
     ({ values } = parseArgs({ options: { out: { type: 'string' }, work: { type: 'string' },
-      project: { type: 'string', multiple: true }, seconds: { type: 'string', default: '20' } } }));
-    if (!values.out || !values.work || !values.project?.length) throw new Error('missing flags');
+      project: { type: 'string', multiple: true }, workflow: { type: 'string', multiple: true, default: [] },
+      seconds: { type: 'string', default: '20' } } }));
+    const build = [values.out, values.work, values.project].filter(Boolean).length;
+    // The workflows alone, before a build (oss-fuzz-check.sh), or a build and its projects.
+    if (build < 3 && (build > 0 || !values.workflow.length)) throw new Error('missing flags');
     if (!/^\d+$/.test(values.seconds)) throw new Error(`--seconds ${values.seconds} is not a whole number`);
   } catch (err) {
-    console.error(`oss-fuzz-check: ${err.message.split('\n')[0]}; usage: --out DIR --work DIR --project DIR... [--seconds N]`);
+    console.error(`oss-fuzz-check: ${err.message.split('\n')[0]}; usage: --workflow FILE... | ` +
+      '--out DIR --work DIR --project DIR... [--workflow FILE...] [--seconds N]');
     return 2;
   }
+  const steps = values.workflow.reduce((sum, file) => sum + checkWorkflowFile(file), 0);
+  if (values.workflow.length) say(`workflows: ${steps} ClusterFuzzLite step(s) in ${values.workflow.length} file(s)`);
+  if (!values.out) return report();
   const out = path.resolve(values.out);
   const work = path.resolve(values.work);
 
@@ -253,6 +275,10 @@ async function main() {
   checkGlibc(out, runner);
 
   for (const target of discovered) await checkTarget(out, work, target, Number(values.seconds));
+  return report();
+}
+
+function report() {
   say(failures.length ? `${failures.length} failure(s):\n${failures.map((f) => `  ${f}`).join('\n')}` :
     'all checks passed');
   return failures.length ? 1 : 0;

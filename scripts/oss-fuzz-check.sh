@@ -3,7 +3,8 @@
 # builder gives ($SRC, $OUT, $WORK, $CC, $CXX, $CFLAGS, $LIB_FUZZING_ENGINE),
 # then checks $OUT by the platform's rules (scripts/oss-fuzz-check.js):
 # discovery, the runner's glibc, and each target run the ways ClusterFuzz runs
-# it. OSS_FUZZ_CHECK_SECONDS (default 20) is each target's fuzzing time.
+# it; and the workflows that run ClusterFuzzLite, by the way its actions read
+# project.yaml. OSS_FUZZ_CHECK_SECONDS (default 20) is each target's fuzzing time.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,11 @@ for version in "" -16; do
 done
 [ -n "${LIB_FUZZING_ENGINE:-}" ] ||
   echo "oss-fuzz-check: no clang: the C model's target is not built (apt-get install clang-16 libclang-rt-16-dev)"
+
+# A workflow the platform would read otherwise fails before the build.
+workflows=()
+for file in "$SRC/ipcfuzz"/.github/workflows/*.yml; do workflows+=(--workflow "$file"); done
+node "$repo/scripts/oss-fuzz-check.js" "${workflows[@]}"
 
 bash "$SRC/ipcfuzz/oss-fuzz/build.sh"
 

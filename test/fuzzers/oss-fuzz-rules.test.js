@@ -1,7 +1,8 @@
 'use strict';
 // The platform rules `make oss-fuzz-check` applies: ClusterFuzz's discovery
-// of fuzz targets, the GLIBC/GLIBCXX needs of ELF objects, and the first line
-// of the crash a difference raises.
+// of fuzz targets, the GLIBC/GLIBCXX needs of ELF objects, the first line of
+// the crash a difference raises, and where ClusterFuzzLite's actions read
+// project.yaml in a workflow.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -9,6 +10,11 @@ const path = require('node:path');
 const { whyNotTarget, discoverTargets } = require('../../scripts/clusterfuzz-discovery');
 const { elfMachine, versionNeeds, highestNeed, compareVersions } = require('../../scripts/elf-version-needs');
 const { headline, headlineIn } = require('../../fuzzers/jazzer/crash-line');
+const { spawnSync } = require('node:child_process');
+const yaml = require('js-yaml');
+const { checkWorkflow } = require('../../scripts/cflite-workflow');
+
+const root = path.join(__dirname, '..', '..');
 
 describe('OSS-Fuzz rules', function () {
   let dir;
@@ -79,5 +85,73 @@ describe('OSS-Fuzz rules', function () {
       `  ${difference.signature}: serialize: x\n    at Object.crash/serialize/b:crash SIGSEGV (target.js:80:46)\n`;
     assert.deepEqual(headlineIn(report), { text: headline(difference), ...difference });
     assert.equal(headlineIn('==42== Uncaught Exception: Error: something else\n'), null);
+  });
+
+  describe('ClusterFuzzLite workflows', function () {
+    const workflowFile = path.join(root, '.github', 'workflows', 'cflite_pr.yml');
+    const current = fs.readFileSync(workflowFile, 'utf8');
+    const projectYaml = fs.readFileSync(path.join(root, '.clusterfuzzlite', 'project.yaml'), 'utf8');
+    const baseOs = /^\s*base_os_version\s*:\s*(\S+)/m.exec(projectYaml)[1];
+    const isCheckout = (step) => /^actions\/checkout@/.test(step.uses ?? '');
+    // The workflow with its job's steps changed by `edit`, as YAML text.
+    const edited = (edit) => {
+      const workflow = yaml.load(current);
+      for (const job of Object.values(workflow.jobs)) job.steps = edit(job.steps);
+      return yaml.dump(workflow);
+    };
+    const withoutCheckout = edited((steps) => steps.filter((step) => !isCheckout(step)));
+    const verdicts = (text, os = baseOs) => checkWorkflow(text, os).map((r) => r.ok);
+
+    it('passes the workflow: it checks the repository out before build_fuzzers and run_fuzzers', function () {
+      assert.equal(baseOs, 'ubuntu-24-04');
+      const results = checkWorkflow(current, baseOs);
+      assert.deepEqual(results.map((r) => r.line.match(/(build|run)_fuzzers/)[0]), ['build_fuzzers', 'run_fuzzers']);
+      assert.deepEqual(results.map((r) => r.ok), [true, true], results.map((r) => r.line).join('\n'));
+    });
+
+    it('fails the workflow without its checkout, as it was, naming where project.yaml is read', function () {
+      const results = checkWorkflow(withoutCheckout, baseOs);
+      assert.deepEqual(results.map((r) => r.ok), [false, false]);
+      assert.match(results[0].line, new RegExp('^jobs\\.pr: build_fuzzers reads base_os_version from ' +
+        '\\$GITHUB_WORKSPACE/\\.clusterfuzzlite/project\\.yaml, and no actions/checkout step before it ' +
+        '.*legacy Ubuntu 20\\.04'));
+    });
+
+    it('counts only a checkout of this repository, before the step, at its project-src-path', function () {
+      const checkoutAt = (checkout, i) => edited((steps) => {
+        const rest = steps.filter((step) => !isCheckout(step));
+        return [...rest.slice(0, i), checkout, ...rest.slice(i)];
+      });
+      const plain = { uses: 'actions/checkout@v4' };
+      assert.deepEqual(verdicts(checkoutAt(plain, 1)), [false, true], 'after build_fuzzers');
+      assert.deepEqual(verdicts(checkoutAt({ ...plain, with: { repository: 'google/oss-fuzz' } }, 0)), [false, false]);
+      assert.deepEqual(verdicts(checkoutAt({ ...plain, with: { path: 'src' } }, 0)), [false, false], 'elsewhere');
+      const inSrc = (step) => ({ ...step, with: { ...step.with, 'project-src-path': 'src' } });
+      const srcPath = edited((steps) => [{ ...plain, with: { path: './src/' } },
+        ...steps.filter((step) => !isCheckout(step)).map(inSrc)]);
+      assert.deepEqual(verdicts(srcPath), [true, true]);
+    });
+
+    it('needs no checkout for the legacy images', function () {
+      assert.deepEqual(verdicts(withoutCheckout, 'legacy'), [true, true]);
+    });
+
+    it('oss-fuzz-check.js --workflow: exit 1 on the workflow without its checkout, 0 on it', function () {
+      const repo = fs.mkdtempSync(path.join(dir, 'repo-'));
+      fs.mkdirSync(path.join(repo, '.github', 'workflows'), { recursive: true });
+      fs.cpSync(path.join(root, '.clusterfuzzlite'), path.join(repo, '.clusterfuzzlite'), { recursive: true });
+      const run = (text) => {
+        const file = path.join(repo, '.github', 'workflows', 'cflite_pr.yml');
+        fs.writeFileSync(file, text);
+        return spawnSync(process.execPath, [path.join(root, 'scripts', 'oss-fuzz-check.js'), '--workflow', file],
+          { encoding: 'utf8' });
+      };
+      const before = run(withoutCheckout);
+      assert.equal(before.status, 1, before.stdout + before.stderr);
+      assert.match(before.stdout, /^oss-fuzz-check: FAIL cflite_pr\.yml: jobs\.pr: build_fuzzers /m);
+      const after = run(current);
+      assert.equal(after.status, 0, after.stdout + after.stderr);
+      assert.match(after.stdout, /^oss-fuzz-check: all checks passed$/m);
+    });
   });
 });
