@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
-const { trackGroup, killGroup, orphanCheck } = require('../harness/groups');
+const { trackGroup, killGroup } = require('../harness/groups');
 const { descendants } = require('./rss');
 
 // How long a stage may run past its deadline before it is killed.
@@ -72,7 +72,7 @@ function runStage(script, job, { until, env = process.env }) {
     cut = 'killed at the deadline';
     killTree(child.pid);
   }, Math.max(0, until + kGraceMs - Date.now()));
-  child.once('spawn', () => child.send({ ...job, until, starter: process.pid }));
+  child.once('spawn', () => child.send({ ...job, until }));
   // Every message it sent is read by the time its channel is closed.
   const event = (name) => new Promise((resolve) => child.once(name, resolve));
   const ended = Promise.all([event('exit'), event('disconnect')]);
@@ -85,14 +85,18 @@ function runStage(script, job, { until, env = process.env }) {
 }
 
 // The stage's side: measure(job, onSample) runs the stage; a Cut it throws
-// ends it cut, any other error ends it failed. Exits when done.
+// ends it cut, any other error ends it failed. Exits when done. Should its
+// channel to the starter close first (the starter killed by SIGKILL), it
+// removes its folder and kills its group at once: there is no one to report to.
 function serveStage(measure) {
+  process.on('disconnect', () => {
+    fs.rmSync(process.env.TMPDIR, { recursive: true, force: true });
+    killGroup(process.pid);
+  });
+  const send = (m) => new Promise((resolve) => (process.connected ? process.send(m, () => resolve()) : resolve()));
   process.once('message', async (job) => {
-    const orphaned = orphanCheck(job.starter, process.env.TMPDIR);
-    setInterval(orphaned, 1000).unref();
-    const send = (m) => new Promise((resolve) => process.send(m, resolve));
     try {
-      await measure(job, (sample) => process.send({ sample }));
+      await measure(job, (sample) => send({ sample }));
       await send({ done: true });
     } catch (err) {
       await send(err instanceof Cut ? { cut: err.message } : { error: err.stack });

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { execFileSync, spawnSync } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { resolveNode, defaultVersion } = require('../../harness/binaries');
 const { binary } = require('../../bench/machine');
 const transportTable = require('../../bench/transport-table');
@@ -225,6 +225,25 @@ describe('bench: deadline', function () {
     assert.match(md, /^\*\*Cut\*\* \(.*past the deadline\): the table holds the \d+ measurements taken before\.$/m);
     assert.match(r.stderr, /^bench: [\d.]+ min of 0\.2, cut: codec, transport; wrote /m);
     assert.deepEqual(processesMarked(marker), []);
+    assert.deepEqual(fs.readdirSync(scratch), []);
+  });
+
+  it('leaves no process and no folder behind when `make bench` is killed by SIGKILL mid-stage', async function () {
+    const marker = crypto.randomUUID();
+    const scratch = fs.mkdirSync(path.join(tmp, 'scratch'), { recursive: true });
+    const run = spawn(process.execPath, [path.join(benchDir, 'run.js'), '--quick', '--only', 'transport',
+      '--out', path.join(tmp, 'out')], { env: { ...process.env, TMPDIR: scratch, IPCFUZZ_DEADLINE_TEST: marker },
+      stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    await new Promise((resolve) => run.stderr.on('data', (d) => {
+      stderr += d;
+      if (/bench: transport \.\.\./.test(stderr)) setTimeout(resolve, 1500);
+    }));
+    // The stage and a measurement's processes are running.
+    assert.ok(processesMarked(marker).length >= 3, `${processesMarked(marker).length} marked processes`);
+    assert.equal(fs.readdirSync(scratch).length, 1);
+    run.kill('SIGKILL');
+    assert.deepEqual(await markedAfter(marker, 2000), []);
     assert.deepEqual(fs.readdirSync(scratch), []);
   });
 
