@@ -66,6 +66,8 @@ function parentRole(input, file) {
     report({ event: 'unbuildable', error: describeError(err) });
     return;
   }
+  // A value module that never returns is no hang of the codec.
+  report({ event: 'built' });
   const failed = (err, how) => report({ event: 'send-error', error: describeError(err), how, effects });
   process.on('uncaughtException', (err) => failed(err, 'uncaught'));
   child.on('error', (err) => failed(err, 'error event'));
@@ -144,7 +146,7 @@ function observe(input, { file, timeoutMs = kDefaultTimeoutMs }) {
       if (e.event === 'forked') s.childPid = e.pid;
       else if (e.event === 'message') [s.messages, s.texts] = [[...s.messages, e.tree], [...s.texts, e.text]];
       else if (e.event === 'receive-error') s.errors.push(e.error);
-      else if (['sent', 'send-error', 'unbuildable', 'next', 'written', 'write-error', 'child-exit', 'pong']
+      else if (['built', 'sent', 'send-error', 'unbuildable', 'next', 'written', 'write-error', 'child-exit', 'pong']
         .includes(e.event)) s[e.event] = e;
       if (e.effects) s.effects = e.effects;
       decide();
@@ -212,6 +214,9 @@ const crashOf = ({ code, signal }, at, stderr) => ({ kind: 'crash', at, ...(sign
 function valueRecord(s, { timedOut, timeoutMs, tail }) {
   const { effects } = s;
   if (s.unbuildable) return { kind: 'unbuildable', error: s.unbuildable.error };
+  if (!s.built && timedOut) {
+    return { kind: 'unbuildable', error: { name: 'Error', message: `building the value did not finish in ${timeoutMs} ms` } };
+  }
   const failed = s['send-error'];
   if (failed) return { kind: 'reject', at: 'sender', error: failed.error, how: failed.how, effects };
   if (!s.sent) return timedOut ? { kind: 'hang', at: 'sender', ms: timeoutMs } : crashOf(s.parentExit, 'sender', tail);

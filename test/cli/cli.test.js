@@ -317,7 +317,7 @@ describe('ipcfuzz CLI', function () {
   });
 
   describe('help and version', function () {
-    const commandNames = ['info', 'diff', 'fuzz', 'gate', 'inspect', 'conformance', 'node'];
+    const commandNames = ['info', 'diff', 'fuzz', 'gate', 'inspect', 'conformance', 'node', 'report'];
 
     for (const name of commandNames) {
       it(`ipcfuzz ${name} --help lists every flag it parses, with its default`, async function () {
