@@ -172,4 +172,4 @@ function writeChart(base, chart) {
   return { svg: `${base}.svg`, png: `${base}.png` };
 }
 
-module.exports = { chartSvg, renderPng, writeChart, fontFamily, roleColors, payloadAxis, payloadLabel };
+module.exports = { chartSvg, renderPng, writeChart, fontFamily, roleColors, payloadAxis, payloadLabel, kPanelWidth };

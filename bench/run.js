@@ -59,8 +59,7 @@ function chartOf(results, binaries, meta) {
   }
   const rows = [codecPanels];
   if (results.transport?.rows.length) {
-    const panel = transportTable.panel(results.transport.rows, binaries);
-    rows.push([{ ...panel, width: Math.max(2 * 520, 64 + 12 + 26 * panel.x.length) }]);
+    rows.push([transportTable.panel(results.transport.rows, binaries)]);
   }
   const reps = [...new Set(['codec', 'inproc', 'transport'].map((name) => results[name]?.reps).filter(Boolean))];
   return {
@@ -105,13 +104,15 @@ function transportSection(results, binaries) {
     '`WxC payload = P`: one parent forks W workers of the same binary with the given `serialization` and keeps C ' +
     'send-and-wait cycles going with each (C messages ' +
     "`{ payload: '.'.repeat(P) }` in flight per worker; each echo is " +
-    'answered with the next message), as the study of IPC performance in Node that this grid follows does. ' +
+    'answered with the next message), the grid of A. Shuvaev\'s "Performance of Inter-process Communications in ' +
+    'Node.js" (2016), whose charts are labelled so; the codec table above is its 1x32 pipe point. ' +
     `W is one worker, half and all of the cores less one (here ${workers.join(', ')}); C is ${concurrencies.join(', ')}. ` +
     '**pipe** is `child.send()` over the channel of `fork()`; **unix socket** carries the same frames over a socket ' +
     'each worker connects to, written and parsed by the same child_process serialization of that binary ' +
     '(`advanced`: `[uint32 BE length][V8 payload]` by the binary\'s own codec; `json`: a JSON line), ' +
     'with child_process\'s channel out of the path. ' +
-    `Round trips per second over ${seconds} s after a warm-up, ${reps} repetitions, every codec and transport of a ` +
+    `Round trips per second over ${seconds} s after a warm-up, ${reps} repetition${reps === 1 ? '' : 's'}, ` +
+    'every codec and transport of a ' +
     'workload run one after another in a turned order; the ratio is the median of the ratios within a repetition. ' +
     `\`json\` runs in ${head.version} alone: the codec table shows it alike in both binaries.`, '',
     'How to read it:', '',
@@ -120,15 +121,16 @@ function transportSection(results, binaries) {
     '- The codec\'s share: the in-process cost of two serializations and two decodes of the message ' +
     '(the table above: ' +
     '`builtin` for `advanced`, `json` for json, same binary and payload) over the CPU µs per round trip of all the ' +
-    'processes in that cell. Where it is small, the pipe or socket, the event loop and the handler take the round ' +
+    'processes in that cell (— where either was not measured). Where it is small, the pipe or socket, the event ' +
+    'loop and the handler take the round ' +
     'trip and a faster codec cannot help much; where it is large, the codec is what a faster one saves. It is an ' +
     'estimate: a codec timed in a tight loop has warm caches, so the share in a real round trip is if anything ' +
     'larger, and one above 100% says that the two figures it divides were disturbed.',
     '- C = 1 measures latency (one message at a time per worker, the rate set by wake-ups); C = 32 throughput. ' +
-    'With W workers the parent serializes and decodes for all of them, and on few cores W shares them with it.',
+    'With W workers the parent serializes and decodes for all of them, and W + 1 processes share the cores.',
     '- The second table: per codec, the socket\'s rate over the pipe\'s at the same workload, over all workloads. ' +
     'The study found the pipe and a unix socket alike (and TCP, not measured here, 20–40% slower); a ratio above 1 ' +
-    'is what child_process\'s channel adds to a message beyond the frames.', '',
+    'is the time child_process\'s channel spends on a message beyond writing and parsing its frame.', '',
     stageNote(results.transport),
     tableOf(results.transport, () => `${transportTable.markdown(results.transport.rows, binaries, results.inproc)}\n\n` +
       transportTable.socketMarkdown(results.transport.rows, binaries)), ''];

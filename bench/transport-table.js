@@ -16,7 +16,7 @@ const { roundTrips, inProcess, summarizeInProcess, sizes } = require('./codec-ta
 const { transports } = require('./ipc-roundtrip');
 const { summarize } = require('./stats');
 const fmt = require('./format');
-const { roleColors } = require('./chart');
+const { roleColors, kPanelWidth } = require('./chart');
 
 const concurrencies = [1, 4, 32];
 
@@ -129,10 +129,12 @@ function socketMarkdown(rows, binaries) {
 
 // The chart panel (bench/chart.js): a tick per payload, grouped by W×C; a
 // line per codec and transport, the unix socket's thin, with hollow squares.
+// As wide as two panels, or more for a grid of more workers.
 function panel(rows, binaries) {
   const points = [...new Map(rows.map((r) => [workload(r), r])).values()];
   const x = points.map((p) => ({ key: workload(p), label: fmt.bytes(p.len), group: `${p.workers}x${p.inflight}` }));
   return {
+    width: Math.max(2 * kPanelWidth, 80 + 26 * x.length),
     title: 'WxC payload = P: round trips per second, pipe and unix socket', yLabel: 'round trips/s (log scale)',
     xLabel: 'W workers x C messages in flight each, payload P', x,
     series: codecs.flatMap((c) => transports.map((transport) => ({
