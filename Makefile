@@ -20,7 +20,8 @@ BENCH_OUT         ?= bench/results
 BENCH_MINUTES     ?= 40
 NODE_FLAG         := $(if $(NODE),--node $(NODE))
 
-.PHONY: lint test-cli bench bench-checks test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
+# .fuzz-run, .properties-run, .gate-run: the runs behind fuzz, properties and gate.
+.PHONY: .fuzz-run .properties-run .gate-run lint test-cli bench bench-checks test-bench test-conformance conformance nodes native fuzz-native help install test test-harness test-properties test-fuzzers fuzz properties corpus corpus-merge mutant-hunt gate oss-fuzz-check
 
 help:
 	@echo "make fuzz          fuzz js against native with both engines (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_OUT=$(FUZZ_OUT))"
@@ -71,16 +72,47 @@ test-conformance:
 test-bench:
 	$(MOCHA) 'test/bench/**/*.test.js'
 
-# The C model's fuzzers first (a notice and no failure without clang-16),
-# then both engines on the codecs; the worst exit status wins.
-fuzz: install
-	@native=0; NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) scripts/fuzz-native.sh || native=$$?; \
-	$(IPCFUZZ) fuzz --engine all --seconds $(FUZZ_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) $(NODE_FLAG) || exit $$?; exit $$native
+# fuzz, properties and gate end in one line that says ipcfuzz's status and
+# what it means. GNU make ends any failed recipe with exit 2 and a line of its
+# own ("make: *** [...] Error 1") whatever the status, and has no exit status
+# but 0 and 2 for a goal (1 only under -q): so each runs ipcfuzz in a step of
+# its own (.GOAL-run) that records the status, and the goal says it, with
+# $(info) when it is 0 and $(error) otherwise, which is make's exit 2. CI that
+# tells 1 from 2 and 3 runs npx ipcfuzz itself.
+STATUS_DIR        := .ipcfuzz/make
+said-0            := no new differences
+said-1-fuzz       := new differences or a crash of the C model, listed above
+said-1-properties := new differences, listed above
+said-1-gate        = the gate fails: new differences or stale known entries, in $(GATE_OUT)/summary.md
+said-2            := a usage or environment error, named above
+said-3            := an internal error of ipcfuzz, above
+# A recipe's end: `status` recorded for the goal named, by this make (the
+# recipe's shell's parent), apart from any other make run in the tree.
+MAKE_PID          := $(shell echo $$PPID)
+record = mkdir -p $(STATUS_DIR) && echo "$$status" > $(STATUS_DIR)/$(1).$$PPID
+# The status the goal's run recorded, in one line (nothing under make -n).
+said = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,$(eval said-status := $(strip \
+  $(file <$(STATUS_DIR)/$(1).$(MAKE_PID))))$(shell rm -f $(STATUS_DIR)/$(1).$(MAKE_PID))$(if $(filter 0,$(said-status)), \
+  $(info ipcfuzz $(1): $(said-0): exit 0), \
+  $(error ipcfuzz $(1): $(or $(said-$(said-status)-$(1)),$(said-$(said-status)),no status recorded): \
+  exit $(or $(said-status),unknown))))
 
-properties: install
-	$(IPCFUZZ) fuzz --engine fast-check --seconds $(PROPERTY_SECONDS) --out $(FUZZ_OUT) \
-	  --a $(A) --b $(B) $(NODE_FLAG)
+# The C model's fuzzers first (a notice and no failure without clang-16; none
+# with NATIVE_FUZZ_SECONDS=0), then both engines on the codecs; ipcfuzz's
+# status, unless it is 0, wins over theirs.
+fuzz: .fuzz-run
+	@:$(call said,fuzz)
+.fuzz-run: install
+	@native=0; [ "$(NATIVE_FUZZ_SECONDS)" = 0 ] || NATIVE_FUZZ_SECONDS=$(NATIVE_FUZZ_SECONDS) FUZZ_OUT=$(FUZZ_OUT) \
+	  scripts/fuzz-native.sh || native=$$?; \
+	status=0; $(IPCFUZZ) fuzz --engine all --seconds $(FUZZ_SECONDS) --out $(FUZZ_OUT) \
+	  --a $(A) --b $(B) $(NODE_FLAG) || status=$$?; [ "$$status" != 0 ] || status=$$native; $(call record,fuzz)
+
+properties: .properties-run
+	@:$(call said,properties)
+.properties-run: install
+	@status=0; $(IPCFUZZ) fuzz --engine fast-check --seconds $(PROPERTY_SECONDS) --out $(FUZZ_OUT) \
+	  --a $(A) --b $(B) $(NODE_FLAG) || status=$$?; $(call record,properties)
 
 corpus: install
 	$(HOST_NODE) scripts/make-corpus.js
@@ -91,9 +123,11 @@ corpus-merge: install
 mutant-hunt: install
 	$(HOST_NODE) scripts/mutant-hunt.js --seconds 60
 
-gate: install
-	$(IPCFUZZ) gate $(NODE_FLAG) $(if $(BASE_NODE),--base-node $(BASE_NODE)) --a $(A) --b $(B) \
-	  --budget $(GATE_BUDGET) --out $(GATE_OUT)
+gate: .gate-run
+	@:$(call said,gate)
+.gate-run: install
+	@status=0; $(IPCFUZZ) gate $(NODE_FLAG) $(if $(BASE_NODE),--base-node $(BASE_NODE)) --a $(A) --b $(B) \
+	  --budget $(GATE_BUDGET) --out $(GATE_OUT) || status=$$?; $(call record,gate)
 
 oss-fuzz-check: install
 	bash scripts/oss-fuzz-check.sh
