@@ -94,14 +94,13 @@ function stepsOf(meta, reach, reachable, folder) {
     return lines;
   }
   const why = reach.checked ?
-    'a program using child_process\'s public API is not known to see it: ipcfuzz sent it through ' +
-      '`child_process.fork(..., { serialization: \'advanced\' })` in this build and in Node.js ' +
-      `${reach.reference.version}, and both behaved alike.` :
-    `it has not been checked through child_process (${reach.verdict}); \`npx ipcfuzz report <finding folder>\` ` +
+    'ipcfuzz sent this input through `child_process.fork(..., { serialization: \'advanced\' })` in this build ' +
+      `and in Node.js ${reach.reference.version}, and both behaved alike (${reach.build.saw.slice(1).join('; ')}).` :
+    `This has not been checked through child_process (${reach.verdict}); \`npx ipcfuzz report <finding folder>\` ` +
       'checks it and writes this report again.';
   const script = readText(folder, 'repro.js') ?? '';
   const lines = [
-    `> **Note:** these steps call the codec directly, through internal APIs, and ${why}`, '',
+    `> **Note:** ${clip(why)} These steps call the codec directly, through internal APIs.`, '',
     'Run `repro.js` with the affected build:', '', fence('$ node --expose-internals repro.js', 'console'), '',
     'It runs the input through the JavaScript codec and through `internalBinding(\'ipc_serdes\')`, prints both ' +
       'outcomes with the annotated frames, and exits 1 when they differ, 0 when not.', '',
