@@ -14,7 +14,8 @@ const {
   tags, errorSubtags, viewSubtags, latestVersion, oldestVersion, readersOf, viewTypes, bytesPerElement,
 } = require('./wire');
 
-const kMaxDepth = 256;
+// Deeper than a frame that a codec writes within its stack; past the stack, reading stops (see annotateFrame).
+const kMaxDepth = 3000;
 const kUint32Bits = 32;
 // A table of bytes by name, from one of names by byte.
 const byName = (table) => Object.fromEntries(Object.entries(table).map(([byte, name]) => [name, Number(byte)]));
@@ -291,7 +292,9 @@ function annotateFrame(bytes, start = 0, { describe = true, until, keepFrom = -I
       r.mark(at, `trailing: ${r.end - at} bytes after the value (V8 ignores them)`, 'trailing');
     }
     if (end > bytes.length) throw new Stop(`truncated-payload: ${end - bytes.length} bytes missing`, bytes.length);
-  } catch (err) {
+  } catch (thrown) {
+    // A frame nested deeper than this process's stack is read as far as the stack went.
+    const err = thrown instanceof RangeError ? new Stop('depth', r.pos) : thrown;
     if (!(err instanceof Stop)) throw err;
     r.until = Infinity;
     r.keepFrom = -Infinity;

@@ -82,6 +82,9 @@ const classCases = [
   { k: 'view', type: 'Uint8Array', bytes: '07', repeat: 65536 },
   { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(1.5)], [num(1), num(1.5)]],
     then: [[1, 'x', { k: 'object', props: [] }]] },
+  // Interceptor-backed host objects with keys at the index boundaries.
+  ...['env', 'storage'].flatMap((k) => ['2147483647', '2147483648', '4294967295', 'x'].map((key) =>
+    ({ k, props: [[key, { k: 'string', v: 'v' }], ['0', num(1)]] }))),
 ];
 
 // A small deterministic generator, so the corpus is the same on every machine.

@@ -210,6 +210,7 @@ const ordinaryLeaf = fc.oneof(
   { weight: 6, arbitrary: tamperedView },
   { weight: 3, arbitrary: port },
   { weight: 2, arbitrary: hostPart },
+  { weight: 1, arbitrary: part('interceptor', 16) },
   { weight: 1, arbitrary: part('nest', 4).filter((node) => !holdsHeavy(node)) },
   { weight: 1, arbitrary: part('shapes', 32) },
   { weight: 2, arbitrary: arrayBuffer },

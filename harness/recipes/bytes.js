@@ -358,6 +358,9 @@ const kinds = {
   },
   ref: (ch, r) => ({ k: 'ref', to: ch.small(255, r?.to) % Math.max(1, ch.ids) }),
   host,
+  // Interceptor-backed host objects, with the host objects' keys (index boundaries among them).
+  env: (ch, r) => ({ k: 'env', props: hostProps(ch, r) }),
+  storage: (ch, r) => ({ k: 'storage', props: hostProps(ch, r) }),
   nest: (ch, r) => ({ k: 'nest', in: ch.pick(Object.keys(nestings), r?.in), depth: ch.pick(depths, r?.depth),
     leaf: primitive(ch, r?.leaf) }),
   // At most 10000 numbers set: more would outlast a fuzzer's time limit per input.
@@ -405,6 +408,7 @@ function encodeRecipe(recipe) {
 // Grammar parts that other generators (the fast-check arbitraries) draw from
 // bytes, so that both engines reach the same classes the same way.
 const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
+  interceptor: (ch, r) => kinds[ch.pick(['env', 'storage'], r?.k)](ch, r),
   effectGetter: objectSteps['effect-getter'], hostEffectGetter: portSteps['effect-getter'] };
 
 function decodePart(name, bytes) {

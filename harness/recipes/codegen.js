@@ -27,6 +27,18 @@ const helpers = {
   sliced: 'const sliced = (s) => (\'\\u0000\'.repeat(16) + s).slice(16);',
   external: 'const external = (s) => Buffer.from(s, \'utf16le\').toString(\'utf16le\');',
   thin: 'const thin = (s) => { const t = (\' \' + s).slice(1); ({})[t] = 0; return t; };',
+  // Makes an interceptor-backed store (process.env, sessionStorage) hold
+  // `pairs` alone; gives the function that puts back what it held. A Web
+  // Storage object is filled through its API (setItem): an index key assigned
+  // as a property goes through V8's index interceptor, which stores 2^31 as
+  // -2^31, before either codec sees it.
+  holding: 'const holding = (store, pairs) => { const api = typeof store.setItem === \'function\'; ' +
+    'const keys = api ? Array.from({ length: store.length }, (_, i) => store.key(i)) : Object.keys(store); ' +
+    'const held = keys.map((k) => [k, api ? store.getItem(k) : store[k]]); ' +
+    'const empty = () => { if (api) store.clear(); else for (const k of Object.keys(store)) delete store[k]; }; ' +
+    'const put = (k, v) => { if (api) store.setItem(k, v); else store[k] = v; }; ' +
+    'empty(); for (const [k, v] of pairs) put(k, v); ' +
+    'return () => { empty(); for (const [k, v] of held) put(k, v); }; };',
 };
 
 // Records what a node with an `id` is bound to, for the refs after it.

@@ -388,6 +388,9 @@ const planners = {
     },
   },
 
+  env: { plan: (r, path, p) => interceptorHost(r, path, p, () => process.env) },
+  storage: { plan: (r, path, p) => interceptorHost(r, path, p, () => globalThis.sessionStorage) },
+
   nest: {
     plan(r, path, p) {
       check(Object.hasOwn(nestings, r.in), path, () => `"in" must be one of ${Object.keys(nestings).join(', ')}`);
@@ -515,6 +518,19 @@ function aroundCall(p, target, k, make) {
     if (s?.installed && s.old) Object.defineProperty(target(c), k(), s.old);
     else if (s?.installed) remove(target(c), k());
   });
+}
+
+// An interceptor-backed store holding a recipe's props for the call: see kinds.js.
+function interceptorHost(r, path, p, store) {
+  if (p.scope !== p.body) throw new Unplanned();  // its setup could not see what it declared
+  const pairs = entries(r.props, path, 'props').map((pair, i) => {
+    check(Array.isArray(pair) && pair.length === 2, `${path}.props[${i}]`, 'a property is [key, recipe]');
+    return [keyOf(pair[0], `${path}.props[${i}][0]`), p.emit(pair[1], `${path}.props[${i}][1]`)];
+  });
+  const n = p.saves++;
+  p.setup.push((c) => { c.saved[n] = helper.holding(store(), pairs.map(([k, v]) => [k(), v(c)])); });
+  p.teardown.push((c) => c.saved[n]?.());
+  return store;
 }
 
 const isView = ArrayBuffer.isView;

@@ -254,6 +254,13 @@ const kinds = {
     },
   },
 
+  // Host objects whose properties come from interceptors, not own data
+  // properties: the process's one `process.env` and `sessionStorage`. For
+  // the codec call (setup to teardown) they hold `props` alone, in order,
+  // as strings; what they held before is put back after.
+  env: interceptorHost('process.env'),
+  storage: interceptorHost('sessionStorage'),
+
   // `leaf` wrapped `depth` times in a container, up to and past the stack limit.
   nest: primitive((r, path, gen) => {
     check(Object.hasOwn(nestings, r.in), path, () => `"in" must be one of ${Object.keys(nestings).join(', ')}`);
@@ -300,6 +307,23 @@ const kinds = {
     },
   },
 };
+
+// The names of the kinds above whose value is a shared interceptor-backed host object.
+const interceptorHosts = { env: 'process.env', storage: 'sessionStorage' };
+
+function interceptorHost(target) {
+  return primitive((r, path, gen) => {
+    const pairs = entries(r.props, path, 'props').map((pair, i) => {
+      check(Array.isArray(pair) && pair.length === 2, `${path}.props[${i}]`, 'a property is [key, recipe]');
+      return `[${key(pair[0], `${path}.props[${i}][0]`)}, ${gen.emit(pair[1], `${path}.props[${i}][1]`)}]`;
+    });
+    const restore = `restore${gen.setup.length}`;
+    gen.lines.push(`let ${restore} = null;`);
+    gen.setup.push(`${restore} = ${gen.helper('holding')}(${target}, [${pairs.join(', ')}]);`);
+    gen.teardown.push(`${restore}?.();`);
+    return target;
+  });
+}
 
 // Steps a getter may run on the object being copied (`then`), or on one of
 // its properties (a step with `on`: the key), e.g. deleting a later key or
@@ -410,7 +434,7 @@ function applyTamper(step, name, path, gen) {
 }
 
 module.exports = {
-  kinds, applyTamper, errorTypes, stringShapes, nestings, getterSteps, steps,
+  kinds, applyTamper, errorTypes, stringShapes, nestings, getterSteps, steps, interceptorHosts,
   // The checks interpret.js shares, so that a recipe is refused with the same words either way.
   check, hex, count, entries, number, key, globalName, labelOf, viewLayout,
 };

@@ -29,6 +29,7 @@
 
 const { recipeNodes } = require('./nodes');
 const { isIndex } = require('./vocabulary');
+const { interceptorHosts } = require('./kinds');
 
 const kSharedSteps = new Set(['proto', 'inherited-setter']);
 const known = new WeakMap();
@@ -43,10 +44,13 @@ const marks = [
 function stepsOf(recipe) {
   let found = known.get(recipe);
   if (found) return found;
-  const withSteps = recipeNodes(recipe).filter((node) => Object.hasOwn(node, 'tamper'));
+  const nodes = recipeNodes(recipe);
+  const withSteps = nodes.filter((node) => Object.hasOwn(node, 'tamper'));
   const shared = withSteps.flatMap((node) => (Array.isArray(node.tamper) ? node.tamper : []))
     .filter((step) => kSharedSteps.has(step?.op));
-  found = marks[shared.some((step) => isIndex(step.key)) ? 3 : shared.length ? 2 : withSteps.length ? 1 : 0];
+  // An interceptor-backed store is the process's own, filled for the call: shared state, changed.
+  const stores = nodes.some((node) => Object.hasOwn(interceptorHosts, node.k));
+  found = marks[shared.some((step) => isIndex(step.key)) ? 3 : shared.length || stores ? 2 : withSteps.length ? 1 : 0];
   known.set(recipe, found);
   return found;
 }
