@@ -139,7 +139,7 @@ describe('reachability of findings through child_process', function () {
     assert.equal(runScript(build, folder).status, 0);
     const issue = read(folder, 'issue.md');
     assert.match(field(issue, 'What steps will reproduce the bug?'),
-      /^> \*\*Note:\*\* ipcfuzz sent this input through .* both behaved alike \(parent: child\.send\(value\) returned; .*\) These steps call the codec directly[\s\S]*\$ node --expose-internals repro\.js/);
+      /^> \*\*Note:\*\* ipcfuzz sent this input through .* both behaved alike \(parent: child\.send\(value\) returned; .*got \{ a: 1, b: 2 \}\)\. These steps call the codec directly[\s\S]*\$ node --expose-internals repro\.js/);
     assert.match(field(issue, 'What is the expected behavior? Why is that the expected behavior?'), /Object \{a: 1, b: 2\}/);
     assert.match(field(issue, 'What do you see instead?'), /decode a's frame: ok: Object \{a: 1\}$/m);
   });
