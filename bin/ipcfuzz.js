@@ -25,4 +25,7 @@ function fault(err) {
 process.on('uncaughtException', fault);
 process.on('unhandledRejection', fault);
 
+// Its temporary files, and those of every process it starts, in a folder of its own.
+require('../cli/run-folder').useRunFolder();
+
 require('../cli').runCommand(process.argv.slice(2)).catch(fault);

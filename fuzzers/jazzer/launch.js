@@ -51,14 +51,28 @@ function withJazzerFlags(argv) {
   return [...argv.slice(0, at), ...flags, ...argv.slice(at)];
 }
 
+// Where the node scripts are kept: the project's own state folder, not a
+// temporary one, which a launcher killed, or ended by libFuzzer's exit(),
+// would leave them in; the temporary folder only where the project's is read-only.
+function scriptFolder() {
+  const folder = path.join(__dirname, '..', '..', '.ipcfuzz', 'launchers');
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.accessSync(folder, fs.constants.W_OK);
+    return folder;
+  } catch {
+    return os.tmpdir();
+  }
+}
+
 // The script that stands for node in Jazzer.js's command line. There is one
 // per node binary, named by its path and kept: a target killed by a signal runs
 // no exit handler, so a script per process would be left behind by every
 // crash. It is written (atomically, for targets starting side by side) only
 // when missing or different.
-function nodeScript(execPath = process.execPath) {
+function nodeScript(execPath = process.execPath, folder = scriptFolder()) {
   const id = crypto.createHash('sha1').update(execPath).digest('hex').slice(0, 16);
-  const file = path.join(os.tmpdir(), `ipcfuzz-node-${id}.sh`);
+  const file = path.join(folder, `ipcfuzz-node-${id}.sh`);
   const text = `#!/bin/sh\nexec ${JSON.stringify(execPath)} --expose-internals --no-warnings "$@"\n`;
   let current;
   try { current = fs.readFileSync(file, 'utf8'); } catch { /* not written yet */ }

@@ -66,9 +66,10 @@ async function until(ready, ms) {
 const entries = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
 
 // Whether a Jazzer.js target of a run whose TMPDIR is `tmp` has started its
-// workers: its folder there holds their FIFOs.
-const targetUnderWay = (tmp) => entries(tmp).some((d) => d.startsWith('ipcfuzz-value-') &&
-  entries(path.join(tmp, d)).some((f) => f.startsWith('ipcfuzz-sync-')));
+// workers: its folder in the run's own (cli/run-folder.js) holds their FIFOs.
+const targetUnderWay = (tmp) => entries(tmp).filter((r) => r.startsWith('ipcfuzz-run-'))
+  .some((r) => entries(path.join(tmp, r)).some((d) => d.startsWith('ipcfuzz-value-') &&
+    entries(path.join(tmp, r, d)).some((f) => f.startsWith('ipcfuzz-sync-'))));
 
 function assertOnTime(run, budget) {
   assert.equal(run.signal, null, run.output);
@@ -142,12 +143,12 @@ describe('fuzz run lifecycle', function () {
     assert.match(run.stdout, /jazzer:\n {2}value/);
   });
 
-  // A 60-second Jazzer.js run in a temporary folder of its own, sent `signal`
-  // once its target has started its workers; resolves { run, tmp }.
-  async function signalled(name, signal) {
+  // A 60-second run in a temporary folder of its own, sent `signal` once its
+  // Jazzer.js value target has started its workers; resolves { run, tmp }.
+  async function signalled(name, signal, engine = ['--engine', 'jazzer', '--target', 'value']) {
     const tmp = fs.mkdtempSync(path.join(scratch, 'tmp-'));
     let sent = null;
-    const run = await fuzz(['--engine', 'jazzer', '--target', 'value', '--seconds', '60',
+    const run = await fuzz([...engine, '--seconds', '60',
       '--out', path.join(scratch, name), '--work', path.join(scratch, `${name}-work`)], {
       env: { TMPDIR: tmp },
       started: (child) => { sent = until(() => targetUnderWay(tmp), 30_000).then(() => child.kill(signal)); },
@@ -164,14 +165,22 @@ describe('fuzz run lifecycle', function () {
     assert.deepEqual(entries(tmp), []);
   });
 
-  it('killed by SIGKILL, which lets it end nothing, has its Jazzer.js targets end and clean up', async function () {
+  it('killed by SIGKILL, which lets it end nothing, has its Jazzer.js targets end and clean up, and the next ' +
+    'command removes what it left', async function () {
     this.timeout(90_000);
-    const { run, tmp } = await signalled('killed', 'SIGKILL');
+    const { run, tmp } = await signalled('killed', 'SIGKILL', ['--engine', 'all']);
     // A target looks for the run between inputs, once a second; it would
-    // otherwise fuzz on for the rest of its 60 seconds.
+    // otherwise fuzz on for the rest of its 60 seconds. It removes its own folder.
+    const targets = () => entries(tmp).flatMap((r) => entries(path.join(tmp, r))).filter((d) => /^ipcfuzz-\w+-/.test(d) &&
+      !d.startsWith('ipcfuzz-sync-') && !d.startsWith('ipcfuzz-fork-'));
     const end = Date.now() + 10_000;
-    while (Date.now() < end && (survivors(run.marker).length || entries(tmp).length)) await sleep(200);
+    while (Date.now() < end && (survivors(run.marker).length || targets().length)) await sleep(200);
     assert.deepEqual(survivors(run.marker), [], 'processes left behind');
+    assert.deepEqual(targets(), [], 'target folders left behind');
+    // The killed run's own folder, with whatever it had there, is gone after the next command.
+    assert.deepEqual(entries(tmp).map((r) => r.replace(/\d+$/, 'PID')), ['ipcfuzz-run-PID']);
+    const next = await ipcfuzz(['--version'], { env: { TMPDIR: tmp } });
+    assert.equal(next.code, 0, next.output);
     assert.deepEqual(entries(tmp), []);
   });
 });

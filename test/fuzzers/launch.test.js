@@ -5,6 +5,7 @@
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const path = require('node:path');
 const { withJazzerFlags, nodeScript } = require('../../fuzzers/jazzer/launch');
 
 // The files a command line has Jazzer.js instrument.
@@ -47,6 +48,8 @@ describe('Jazzer.js launcher', function () {
 
   it('keeps one node script per binary, which runs that binary with the internals exposed', function () {
     const script = nodeScript();
+    // In the project's state folder: a launcher killed, or ended by libFuzzer's exit(), leaves no temporary file.
+    assert.equal(path.dirname(script), path.join(__dirname, '..', '..', '.ipcfuzz', 'launchers'));
     assert.equal(nodeScript(), script);
     const other = nodeScript('/other/node');
     fs.rmSync(other);
