@@ -6,7 +6,7 @@
 
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
-const { tampered } = require('./recipes/steps');
+const { tampered, receivingWorld } = require('./recipes/steps');
 const { countValue } = require('./coverage');
 const { payloadRequest, kFrame } = require('./ops');
 
@@ -37,8 +37,10 @@ function* value(input) {
   if (frames.length === 2 && sa.bytes === sb.bytes) sb.bytes = sa.bytes;
   const differences = compareOutcomes('serialize', 'serialize', sa, sb);
   if (frames.length === 2 && sa.bytes === sb.bytes) frames.pop();
+  // A recipe with steps on the receiving side has its frames decoded in that world, on both sides.
+  const world = receivingWorld(input.recipe) ? { world: input.recipe } : {};
   for (const [producer, outcome] of frames) {
-    const [da, db] = yield both(payloadRequest('deserialize', outcome));
+    const [da, db] = yield both(Object.assign(payloadRequest('deserialize', outcome), world));
     outcomes.decode.push({ producer, a: da, b: db });
     differences.push(...compareOutcomes('deserialize', `decode ${producer}'s frame`, da, db));
   }

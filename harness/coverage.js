@@ -19,7 +19,10 @@ const { integerKeyClasses } = require('./recipes/vocabulary');
 const { kindClasses, stepClasses, lengthClasses } = require('./value-classes');
 
 const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
-  'preventExtensions'];
+  'preventExtensions', 'patch', 'pool'];
+// The world steps the grammar and the arbitraries draw, by side.
+const worldRows = ['patch send', 'patch receive', 'patch both', 'pool send', 'pool receive', 'pool both',
+  'proto receive'];
 const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
   'throw'];
 
@@ -39,6 +42,7 @@ const groups = {
   kind: Object.keys(kinds),
   step: stepOps,
   'getter effect': getterEffects,
+  world: worldRows,
   'integer key': integerKeyClasses,
   host: ['port', ...Object.keys(hostTypes)],
   'prototype of': ['view type', 'Object', 'Array', 'null', 'Proxy'],

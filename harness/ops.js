@@ -91,8 +91,11 @@ function written(bytes) {
 }
 
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
-// serialize; built(request), when given, is told once it is made, before the codec runs.
-function createOps(buildInput, { built } = {}) {
+// serialize; built(request), when given, is told once it is made, before the
+// codec runs; buildWorld(recipe, effects) -> { setup, teardown, pool } or
+// null makes the world a recipe's frames are decoded in (recipes/build.js),
+// where a request to decode carries the recipe (`world`).
+function createOps(buildInput, { built, buildWorld } = {}) {
   const ops = {
     info: () => ({ kind: 'ok', info: require('./codecs/probe').probe() }),
     serialize: (request) => {
@@ -121,7 +124,15 @@ function createOps(buildInput, { built } = {}) {
       const [first, second] = outcomes.map((outcome, i) => outcome ?? alone(order[i]));
       return order[0] === 'a' ? [first, second] : [second, first];
     },
-    deserialize: (request) => deserialize(loadCodec(request.codec), payloadOf(request), isPlain(request.codec)),
+    deserialize: (request) => {
+      const codec = loadCodec(request.codec);
+      const effects = [];
+      const world = request.world === undefined || !buildWorld ? null :
+        attemptBuild(() => buildWorld(request.world, effects));
+      if (world?.kind) return world;
+      const plain = isPlain(request.codec);
+      return inWorld(world, effects, (around) => deserialize(codec, payloadOf(request), plain, around));
+    },
     roundtrip: (request) => roundtrip(loadCodec(request.codec), payloadOf(request)),
     stream: (request) => stream(loadCodec(request.codec), payloadOf(request), request.chunks, isPlain(request.codec)),
   };
@@ -154,11 +165,57 @@ function faultOf(outcome, when) {
 // build.effects collects what user code ran (getters, setters) during the call.
 function serialize(codec, build) {
   const setup = faultOf(attempt(() => build.setup()), 'the recipe\'s setup threw');
-  const outcome = setup ?? attempt(() => written(codec.serialize(build.value)));
+  const outcome = setup ?? attempt(() => written(codecCall(build, build.effects, () => codec.serialize(build.value))));
   const teardown = faultOf(attempt(() => build.teardown()), 'the recipe\'s teardown threw');
   const ended = setup ?? teardown ?? outcome;
   ended.effects = build.effects;
   return ended;
+}
+
+// A decode in the world a recipe's receiving steps make (null: as it is),
+// with what user code and the pool did there as the outcome's effects.
+function inWorld(world, effects, decode) {
+  if (!world) return decode();
+  const setup = faultOf(attempt(() => world.setup()), 'the recipe\'s receiving setup threw');
+  const outcome = setup ?? decode((call) => codecCall(world, effects, call));
+  const teardown = faultOf(attempt(() => world.teardown()), 'the recipe\'s receiving teardown threw');
+  const ended = setup ?? teardown ?? outcome;
+  ended.effects = effects;
+  return ended;
+}
+
+// Buffer's pool, as user code sees it: where Buffer.allocUnsafe() would cut
+// its next small buffer from. The allocator is the one this process started
+// with, not one a step put in its place.
+const allocUnsafe = Buffer.allocUnsafe;
+const poolMark = () => allocUnsafe(1);
+
+// A codec's own call, under what a recipe watches (`watch`: a build or a
+// world): the built-ins a step replaced record their calls only while a
+// codec runs, not while the harness copies or describes what came out; and
+// with a pool step, how far the call moved Buffer's pool is an effect.
+function codecCall(watch, effects, call) {
+  return watchingPool(watch.pool, effects, () => {
+    effects.codecRunning = true;
+    try {
+      return call();
+    } finally {
+      effects.codecRunning = false;
+    }
+  });
+}
+
+// Runs call(), and when `watch`, records in `effects` how far it moved
+// Buffer's pool offset ("pool +8"), or that it began a new pool.
+function watchingPool(watch, effects, call) {
+  if (!watch) return call();
+  const before = poolMark();
+  const outcome = call();
+  const after = poolMark();
+  // Each mark takes 8 bytes of the pool itself.
+  effects.push(after.buffer !== before.buffer ? 'pool renewed' :
+    `pool +${after.byteOffset - before.byteOffset - 8}`);
+  return outcome;
 }
 
 // The reference codec, whose writing changes nothing in the value it writes.
@@ -187,7 +244,7 @@ function serializeShared(build, effects, codecs, described) {
   const built = effects.splice(0);
   let changed = false;
   for (const [i, codec] of codecs.entries()) {
-    outcomes[i] = attempt(() => written(codec.serialize(build.value)));
+    outcomes[i] = attempt(() => written(codecCall(build, effects, () => codec.serialize(build.value))));
     const ran = effects.splice(0);
     outcomes[i].effects = built.length ? [...built, ...ran] : ran;
     changed = mayHaveChanged(build, ran);
@@ -230,10 +287,11 @@ function describeInput(outcome, value, input, effects = outcome.effects) {
 // Whether what a codec decodes is V8's deserializer's own work, and so plain (see canonicalize).
 const isPlain = (codec) => builtinCodecs.includes(codec);
 
-function deserialize(codec, payload, plain = false) {
+// around(call): what the codec's call runs under (ops.js codecCall), if anything.
+function deserialize(codec, payload, plain = false, around = (call) => call()) {
   const frame = framed(payload);
   return attempt(() => {
-    const value = codec.deserialize(frame.subarray(4));
+    const value = around(() => codec.deserialize(frame.subarray(4)));
     return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer, plain }) };
   });
 }

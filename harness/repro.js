@@ -9,7 +9,7 @@
 // differences are those the harness found known when it wrote the script: a
 // difference with the signature of one of them is reported as known.
 
-const { compileRecipe } = require('./recipes/codegen');
+const { compileRecipe, compileWorld } = require('./recipes/codegen');
 const { bundle } = require('./bundle');
 
 function inputSource(result) {
@@ -19,9 +19,14 @@ function inputSource(result) {
       `const input = { make: (effects) => ({ value: require(${JSON.stringify(result.input.module)})(effects), ` +
       `setup() {}, teardown() {} }) };`;
   }
-  const body = compileRecipe(result.input.recipe).split('\n').map((l) => `  ${l}`).join('\n');
+  const indent = (code) => code.split('\n').map((l) => `  ${l}`).join('\n');
+  const world = compileWorld(result.input.recipe);
+  // The recipe itself goes along: the check reads its steps, as the harness's did.
   return `// The value, rebuilt for every codec call; \`effects\` records user code that runs.\n` +
-    `function makeInput(effects) {\n${body}\n}\nconst input = { make: makeInput };`;
+    `function makeInput(effects) {\n${indent(compileRecipe(result.input.recipe))}\n}\n` +
+    (world ? `// The world every frame is decoded in: what the recipe changes on the receiving side.\n` +
+      `function makeWorld(effects) {\n${indent(world)}\n}\n` : '') +
+    `const input = { make: makeInput, recipe: ${JSON.stringify(result.input.recipe)} };`;
 }
 
 // signature -> id of the known-differences entry it matched.
@@ -68,7 +73,8 @@ function main() {
       throw new Error(\`codec \${side} (\${codecs[side]}) cannot be loaded: \${err.message.split('\\n')[0]}\`);
     }
   }
-  const ops = createOps((input, effects) => input.make(effects));
+  const ops = createOps((input, effects) => input.make(effects),
+    { buildWorld: typeof makeWorld === 'function' ? (recipe, effects) => makeWorld(effects) : null });
   let calls = 0;
   const run = (side, request) => {
     fs.writeSync(2, \`repro: call \${++calls}: codec \${side} (\${codecs[side]}) \${request.op}\\n\`);

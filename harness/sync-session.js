@@ -27,7 +27,7 @@ const { SyncWorker } = require('./sync-worker');
 const { runSync } = require('./checks');
 const { confirmSync } = require('./confirm');
 const { createOps } = require('./ops');
-const { buildInput } = require('./recipes/build');
+const { buildInput, buildWorld } = require('./recipes/build');
 const { builtinCodecs, loadCodec } = require('./codecs');
 const { screen, mayCrash } = require('./crash-screen');
 const { CheckedBefore } = require('./checked-before');
@@ -54,7 +54,7 @@ class SyncSession {
   constructor({ sides, timeoutMs, onLoss = () => {}, inProcess = true,
     useScreen = process.env.IPCFUZZ_SCREEN !== 'off' }) {
     Object.assign(this, { sides, timeoutMs, onLoss, useScreen });
-    this.ops = createOps(buildInput);
+    this.ops = createOps(buildInput, { buildWorld });
     const codecs = { a: sides.a.codec, b: sides.b.codec };
     this.codecs = codecs;
     this.both = (request) => this.ops.both(request, codecs);

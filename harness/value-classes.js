@@ -74,6 +74,8 @@ function kindClasses(node, k, top, add) {
 // A tampering step of op `op` (a string), and what its getter does.
 function stepClasses(step, op, add) {
   add('step', op);
+  // A step that changes the world, by the side it changes.
+  if (op === 'patch' || op === 'pool' || step.side !== undefined) add('world', `${op} ${step.side ?? 'send'}`);
   if (op === 'prototype') {
     const ordinary = ordinaryPrototypes.has(step.of) ? step.of : 'view type';
     add('prototype of', step.proxy ? 'Proxy' : step.of === null ? 'null' : ordinary);

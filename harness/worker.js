@@ -15,7 +15,7 @@ const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const { createOps, payloadRequest } = require('./ops');
 const { onJsonLines } = require('./lines');
-const { buildInput, inputBuilder } = require('./recipes/build');
+const { buildInput, inputBuilder, buildWorld } = require('./recipes/build');
 const { builtinCodecs, loadCodec } = require('./codecs');
 const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('./recipes/hosts');
@@ -37,6 +37,7 @@ function toJson(message) {
 const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);
 const ops = {
   ...createOps(buildInput, {
+    buildWorld,
     built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
   }),
   // For the parent's KnownCrash (session.js).
@@ -44,7 +45,7 @@ const ops = {
     ({ kind: 'ok', reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
 };
 // Whole checks get their recipes from fast-check, each new, or by number.
-const checkOps = createOps(inputBuilder({ byText: false }));
+const checkOps = createOps(inputBuilder({ byText: false }), { buildWorld });
 
 // Kept between the checks of this process: the recipes of the frame and
 // stream checks, by the number the parent gave each (see batches.js), and

@@ -19,6 +19,7 @@ const { tags, viewTypes, bytesPerElement } = require('../harness/wire');
 const { Session } = require('../harness/session');
 const { root } = require('../harness/binaries');
 const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
+const { patchTargets, receivingProtoKeys, worldSides } = require('../harness/recipes/vocabulary');
 
 const corpus = path.join(root, 'corpus');
 const num = (v) => ({ k: 'number', v });
@@ -85,6 +86,13 @@ const classCases = [
   // Interceptor-backed host objects with keys at the index boundaries.
   ...['env', 'storage'].flatMap((k) => ['2147483647', '2147483648', '4294967295', 'x'].map((key) =>
     ({ k, props: [[key, { k: 'string', v: 'v' }], ['0', num(1)]] }))),
+  // Each world step, on a view (read by the view accessors and the reader's copy) and on an object.
+  ...patchTargets.map((target, i) => ({ k: i % 2 ? 'object' : 'view', ...(i % 2 ? { props: ab } :
+    { type: 'DataView', bytes: '0102' }), tamper: [{ op: 'patch', ...target, side: worldSides[i % 3] }] })),
+  ...worldSides.map((side) => ({ k: 'view', type: 'Float64Array', bytes: '000000000000f03f',
+    tamper: [{ op: 'pool', side }] })),
+  ...receivingProtoKeys.map(([of, key]) => ({ k: 'view', type: 'DataView', bytes: '01020304',
+    tamper: [{ op: 'proto', of, key, value: num(2), side: 'receive' }] })),
 ];
 
 // A small deterministic generator, so the corpus is the same on every machine.
@@ -150,8 +158,10 @@ async function main() {
       if (frame.length <= 4096 && !JSON.stringify(recipe).includes('"k":"nest"')) frames.push(frame);
     };
     for (const recipe of [...reviewCases, ...classCases]) await keep(recipe, true);
+    // Up to 80 frames of pseudo-random recipes besides those of the cases.
     const random = pseudoRandomBytes(1);
-    for (let i = 0; i < 4000 && frames.length < 80; i++) await keep(decodeRecipe(random.next().value), false);
+    const fixed = frames.length;
+    for (let i = 0; i < 4000 && frames.length < fixed + 80; i++) await keep(decodeRecipe(random.next().value), false);
 
     for (const frame of frames) save('frame', frameSeed(frame));
     for (const [i, c] of corruptions.entries()) {

@@ -1,8 +1,8 @@
 'use strict';
 // Builds the value a request names: a recipe, or a value module (a CommonJS
 // file exporting a function that returns the value, given the effects array).
-const { compileRecipe } = require('./codegen');
-const { planRecipe, Unplanned } = require('./interpret');
+const { compileRecipe, compileWorld } = require('./codegen');
+const { planRecipe, planWorld, Unplanned } = require('./interpret');
 const { UsageError } = require('../errors');
 
 const builders = new Map();  // in the order last used
@@ -72,4 +72,24 @@ function inputBuilder({ byText }) {
 
 const buildInput = inputBuilder({ byText: true });
 
-module.exports = { buildInput, inputBuilder };
+// The world a recipe's frames are decoded in (its receiving side's steps):
+// { setup(), teardown(), pool }, its calls recorded in `effects`; null when
+// the recipe takes no step on that side. Planned once per recipe text.
+const worlds = new Map();
+function buildWorld(recipe, effects) {
+  const key = JSON.stringify(recipe);
+  if (!worlds.has(key)) {
+    let make;
+    try {
+      make = planWorld(recipe);
+    } catch (err) {
+      if (!(err instanceof Unplanned)) throw err;
+      make = compile(compileWorld(recipe));
+    }
+    if (worlds.size >= kBuilders) worlds.delete(worlds.keys().next().value);
+    worlds.set(key, make);
+  }
+  return worlds.get(key)?.(requireOnce, effects) ?? null;
+}
+
+module.exports = { buildInput, inputBuilder, buildWorld };

@@ -8,8 +8,10 @@
 const { errorTypes, stringShapes, nestings } = require('./kinds');
 const { viewTypes, bytesPerElement } = require('../wire');
 const { hostTypes } = require('./hosts');
-const { integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors } =
-  require('./vocabulary');
+const {
+  integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors, patchTargets,
+  receivingProtoKeys, worldSides,
+} = require('./vocabulary');
 
 class Decoder {
   constructor(bytes) {
@@ -247,6 +249,25 @@ const portSteps = {
   'symbol-getter': () => ({ op: 'define', key: { symbol: 'hidden' }, get: { returns: { k: 'number', v: 2 } } }),
 };
 
+// Steps that change the world a check runs in (kinds.js `side`): a
+// built-in's method or accessor recording its calls, Buffer's pool watched,
+// a data property on a receiving process's prototype. Appended to each
+// table, so that steps before them decode as they did.
+const worldStep = (ch, s) => {
+  const kind = ch.pick(['patch', 'pool', 'proto'], s?.op);
+  if (kind === 'pool') return { op: 'pool', side: ch.pick(worldSides, s?.side) };
+  if (kind === 'proto') {
+    const [of, key] = ch.pick(receivingProtoKeys, s && receivingProtoKeys.find(([o, k]) => o === s.of && k === s.key));
+    return { op: 'proto', of, key, value: { k: 'number', v: ch.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
+  }
+  const target = ch.pick(patchTargets, s && patchTargets.find((t) => t.of === s.of &&
+    JSON.stringify(t.key) === JSON.stringify(s.key) && Boolean(t.static) === Boolean(s.static)));
+  return { op: 'patch', ...target, side: ch.pick(worldSides, s?.side) };
+};
+viewSteps.world = worldStep;
+objectSteps.world = worldStep;
+portSteps.world = worldStep;
+
 // Which step of a table a recipe step is, for encoding.
 function stepName(table, step, ...rest) {
   return Object.keys(table).find((name) => {
@@ -409,6 +430,7 @@ function encodeRecipe(recipe) {
 // bytes, so that both engines reach the same classes the same way.
 const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
   interceptor: (ch, r) => kinds[ch.pick(['env', 'storage'], r?.k)](ch, r),
+  world: (ch, s) => worldStep(ch, s),
   effectGetter: objectSteps['effect-getter'], hostEffectGetter: portSteps['effect-getter'] };
 
 function decodePart(name, bytes) {

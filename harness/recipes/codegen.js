@@ -12,6 +12,7 @@
 
 const { RecipeError } = require('./errors');
 const { kinds, applyTamper } = require('./kinds');
+const { receivingWorld } = require('./steps');
 
 const helpers = {
   // Writes `bytes` (hex, or a Buffer the interpreter decoded once) `times`
@@ -39,6 +40,23 @@ const helpers = {
     'const put = (k, v) => { if (api) store.setItem(k, v); else store[k] = v; }; ' +
     'empty(); for (const [k, v] of pairs) put(k, v); ' +
     'return () => { empty(); for (const [k, v] of held) put(k, v); }; };',
+  // The descriptor that puts a recorder in the place of a built-in method
+  // or accessor (found on `owner` or up its prototype chain): each call made
+  // while a codec runs records itself in `effects`, then each does what the
+  // built-in did.
+  recording: 'const recording = (owner, key, effects, label) => { let o = owner; let d; ' +
+    'while (o && !(d = Object.getOwnPropertyDescriptor(o, key))) o = Object.getPrototypeOf(o); ' +
+    'if (!d) throw new TypeError(`${label} is not there to patch`); ' +
+    'const out = { configurable: true, enumerable: d.enumerable }; ' +
+    'if (typeof d.value === \'function\') { const f = d.value; out.writable = true; ' +
+    'out.value = function (...args) { if (effects.codecRunning) effects.push(`call ${label}`); ' +
+    'return new.target ? Reflect.construct(f, args, new.target) : Reflect.apply(f, this, args); }; return out; } ' +
+    'const get = d.get ?? (() => d.value); ' +
+    'out.get = function () { if (effects.codecRunning) effects.push(`get ${label}`); ' +
+    'return Reflect.apply(get, this, []); }; ' +
+    'if (d.set) out.set = function (v) { if (effects.codecRunning) effects.push(`set ${label}`); ' +
+    'Reflect.apply(d.set, this, [v]); }; ' +
+    'return out; };',
 };
 
 // Records what a node with an `id` is bound to, for the refs after it.
@@ -59,6 +77,26 @@ function compileRecipe(recipe) {
     `  value: ${value},`,
     `  setup() {${block(gen.setup)}},`,
     `  teardown() {${block(teardownOf(gen))}},`,
+    ...(gen.pool ? ['  pool: true,'] : []),
+    '};',
+  ].join('\n');
+}
+
+// The source of the function that sets up the world a recipe's frames are
+// decoded in (its steps on the receiving side, steps.js receivingWorld):
+// (require, effects) -> { setup(), teardown(), pool? }; null when it has none.
+function compileWorld(recipe) {
+  const world = receivingWorld(recipe);
+  if (!world) return null;
+  const gen = new Generator();
+  gen.side = 'receive';
+  gen.emit(world, '$');
+  return [
+    ...gen.lines,
+    'return {',
+    `  setup() {${block(gen.setup)}},`,
+    `  teardown() {${block(teardownOf(gen))}},`,
+    ...(gen.pool ? ['  pool: true,'] : []),
     '};',
   ].join('\n');
 }
@@ -136,4 +174,4 @@ class Generator {
   }
 }
 
-module.exports = { compileRecipe, helpers, nameNode, teardownOf };
+module.exports = { compileRecipe, compileWorld, helpers, nameNode, teardownOf };

@@ -16,8 +16,9 @@ const { hostTypes } = require('./hosts');
 const { helpers, nameNode, teardownOf } = require('./codegen');
 const {
   kinds: emitters, errorTypes, stringShapes, nestings, getterSteps, steps: stepNames,
-  check, hex, count, entries, number, key, globalName, labelOf, viewLayout,
+  check, hex, count, entries, number, key, globalName, labelOf, viewLayout, patchLabel, onSide,
 } = require('./kinds');
+const { receivingWorld } = require('./steps');
 
 // What the printed code defines once: its helpers, and the expressions that
 // make host objects and nesting wrappers (they call `require`).
@@ -113,6 +114,8 @@ class Planner {
   ids = new Map();     // id -> slot
   count = 0;           // variables v1, v2, ...
   saves = 0;           // what steps that change shared state saved
+  side = 'send';       // the side of the check whose steps are planned
+  pool = false;        // a pool step: Buffer's pool is watched
 
   emit(recipe, path) {
     if (recipe === null || typeof recipe !== 'object' || Array.isArray(recipe)) {
@@ -580,6 +583,14 @@ const steps = {
       configurable: true,
     }));
   },
+  // A built-in's method or accessor recording its calls: see kinds.js.
+  patch(step, target, path, p) {
+    const owner = patchOwnerOf(step, path);
+    const k = keyOf(step.key, path);
+    const label = patchLabel(step);
+    aroundCall(p, owner, k, (c) => helper.recording(owner(c), k(), c.effects, label));
+  },
+  pool(step, target, path, p) { p.pool = true; },
   detach(step, target, path, p) {
     p.lines.push((c) => {
       const value = target(c);
@@ -598,7 +609,15 @@ const steps = {
 function applyStep(step, target, path, p) {
   const apply = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
   check(apply, path, () => `unknown tampering step ${JSON.stringify(step?.op)}; one of ${Object.keys(stepNames).join(', ')}`);
-  apply(step, target, path, p);
+  if (onSide(step, p.side, path)) apply(step, target, path, p);
+}
+
+// What a patch step replaces a member of, as kinds.js patchOwner names it.
+function patchOwnerOf(step, path) {
+  const ctor = step.of === 'TypedArray' ? () => Object.getPrototypeOf(Uint8Array) :
+    step.of === 'v8.Serializer' || step.of === 'v8.Deserializer' ?
+      (c) => c.require('node:v8')[step.of.slice(3)] : (globalName(step.of, path), (c) => globalOf(step.of, c));
+  return step.static ? ctor : (c) => ctor(c).prototype;
 }
 
 // The function the printed code is the body of: (require, effects) ->
@@ -608,10 +627,11 @@ function applyStep(step, target, path, p) {
 // what it built (a getter that ran steps); the rest of what the value runs
 // (setters, getters that only return, a prototype's recorded reads) records
 // its call and changes nothing.
-function planRecipe(recipe) {
+function planRecipe(recipe, side = 'send') {
   const p = new Planner();
+  p.side = side;
   const value = p.emit(recipe, '$');
-  const { lines, setup } = p;
+  const { lines, setup, pool } = p;
   const teardown = teardownOf(p);
   const { count, saves } = p;
   return (require, effects) => {
@@ -626,8 +646,16 @@ function planRecipe(recipe) {
       setup() { run(setup, c); },
       teardown() { run(teardown, c); },
       changed: () => c.changed,
+      pool,
     };
   };
 }
 
-module.exports = { planRecipe, Unplanned };
+// The world a recipe's frames are decoded in, planned as compileWorld prints
+// it: (require, effects) -> { setup(), teardown(), pool }, or null.
+function planWorld(recipe) {
+  const world = receivingWorld(recipe);
+  return world && planRecipe(world, 'receive');
+}
+
+module.exports = { planRecipe, planWorld, Unplanned };

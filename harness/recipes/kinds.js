@@ -412,6 +412,15 @@ const steps = {
     const k = key(step.key, path);
     aroundCall(gen, 'Object.prototype', k, `{ ${setter(step, labelOf(step.key))}, configurable: true }`);
   },
+  // Replaces a built-in method or accessor (a prototype's, `static`: the
+  // constructor's own) by one that records its calls and does what it did.
+  patch(step, name, path, gen) {
+    const owner = patchOwner(step, path);
+    const k = key(step.key, path);
+    aroundCall(gen, owner, k, `${gen.helper('recording')}(${owner}, ${k}, effects, ${lit(patchLabel(step))})`);
+  },
+  // Buffer's pool: how far each codec call moved its offset is an effect.
+  pool(step, name, path, gen) { gen.pool = true; },
   detach(step, name, path, gen) {
     gen.lines.push(`structuredClone(${name}, { transfer: [ArrayBuffer.isView(${name}) ? ${name}.buffer : ${name}] });`);
   },
@@ -422,19 +431,49 @@ const steps = {
   preventExtensions(step, name, path, gen) { gen.lines.push(`Object.preventExtensions(${name});`); },
 };
 
+// Built-ins whose methods a `patch` step may replace: globals, the classes
+// of node:v8 that the JS codec extends, and %TypedArray%.
+const patchOwners = {
+  'v8.Serializer': 'require(\'node:v8\').Serializer',
+  'v8.Deserializer': 'require(\'node:v8\').Deserializer',
+  'TypedArray': 'Object.getPrototypeOf(Uint8Array)',
+};
+
+function patchOwner(step, path) {
+  const ctor = Object.hasOwn(patchOwners, step.of) ? patchOwners[step.of] : globalName(step.of, path);
+  return step.static ? ctor : `${ctor}.prototype`;
+}
+
+const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${labelOf(step.key)}`;
+
+// The side of a check a world step changes: the process that serializes
+// (`send`, the default), the one that decodes the frames (`receive`), or both.
+const sides = ['send', 'receive', 'both'];
+const worldSteps = new Set(['proto', 'inherited-setter', 'patch', 'pool']);
+function sideOf(step, path) {
+  const side = step?.side ?? 'send';
+  check(sides.includes(side) && (side === 'send' || worldSteps.has(step?.op)), path,
+    () => `"side" must be one of ${sides.join(', ')}, on a ${[...worldSteps].join(', ')} step`);
+  return side;
+}
+// Whether a step is planned where `planning` ('send' or 'receive') is.
+const onSide = (step, planning, path) => [planning, 'both'].includes(sideOf(step, path));
+
 function labelOf(k) {
   if (typeof k === 'string') return k;
   return k.symbol !== undefined ? `Symbol(${k.symbol})` : `Symbol.${k.wellKnown}`;
 }
 
+// gen.side: the side being planned ('send' unless a receiving world is, see worldCode).
 function applyTamper(step, name, path, gen) {
   const apply = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
   check(apply, path, () => `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
-  apply(step, name, path, gen);
+  if (onSide(step, gen.side ?? 'send', path)) apply(step, name, path, gen);
 }
 
 module.exports = {
   kinds, applyTamper, errorTypes, stringShapes, nestings, getterSteps, steps, interceptorHosts,
+  patchOwners, patchLabel, onSide, worldSteps,
   // The checks interpret.js shares, so that a recipe is refused with the same words either way.
   check, hex, count, entries, number, key, globalName, labelOf, viewLayout,
 };

@@ -29,9 +29,9 @@
 
 const { recipeNodes } = require('./nodes');
 const { isIndex } = require('./vocabulary');
-const { interceptorHosts } = require('./kinds');
+const { interceptorHosts, worldSteps } = require('./kinds');
 
-const kSharedSteps = new Set(['proto', 'inherited-setter']);
+const kSharedSteps = new Set(['proto', 'inherited-setter', 'patch']);
 const known = new WeakMap();
 // What stepsOf finds: one of these, which another process is told by index (markSteps).
 const marks = [
@@ -70,4 +70,18 @@ function markSteps(recipe, mark) {
   if (isObject(recipe) && marks[mark]) known.set(recipe, marks[mark]);
 }
 
-module.exports = { tampered, changesSharedState, spoilsProcess, stepsMark, markSteps };
+// The steps a recipe takes on the receiving side (`side`: receive or both),
+// as one recipe of their own on no value, or null: what the frames of a check
+// are decoded under (ops.js deserialize).
+const worlds = new WeakMap();
+function receivingWorld(recipe) {
+  if (!isObject(recipe)) return null;
+  if (!worlds.has(recipe)) {
+    const steps = recipeNodes(recipe).flatMap((node) => (Array.isArray(node.tamper) ? node.tamper : []))
+      .filter((step) => worldSteps.has(step?.op) && (step.side === 'receive' || step.side === 'both'));
+    worlds.set(recipe, steps.length ? { k: 'undefined', tamper: steps } : null);
+  }
+  return worlds.get(recipe);
+}
+
+module.exports = { tampered, changesSharedState, spoilsProcess, stepsMark, markSteps, receivingWorld };

@@ -26,7 +26,39 @@ const toStringTags = ['Int8Array', 'Uint8Array', 'Buffer', 'Foo', 'DataView'];
 // What Buffer.prototype.constructor becomes for one codec call.
 const bufferPrototypeConstructors = ['Uint8Array', 'Object'];
 
+// The built-ins the JS codec's code paths use and the native codec's do not
+// (lib/v8.js, lib/internal/child_process/serialization.js, lib/buffer.js):
+// what `patch` steps replace with recorders. Writing: Buffer's allocator for
+// the length prefix, the v8.Serializer methods the codec extends, the view
+// accessors it reads; reading: the v8.Deserializer methods, the allocator and
+// TypedArray#set of an unaligned view's copy.
+const patchTargets = [
+  { of: 'Buffer', static: true, key: 'allocUnsafe' },
+  { of: 'v8.Serializer', key: 'writeUint32' },
+  { of: 'v8.Serializer', key: 'writeRawBytes' },
+  { of: 'v8.Serializer', key: 'writeValue' },
+  { of: 'v8.Serializer', key: 'writeHeader' },
+  { of: 'v8.Serializer', key: 'releaseBuffer' },
+  { of: 'TypedArray', key: 'byteLength' },
+  { of: 'TypedArray', key: 'byteOffset' },
+  { of: 'TypedArray', key: 'buffer' },
+  { of: 'TypedArray', key: { wellKnown: 'toStringTag' } },
+  { of: 'DataView', key: 'byteLength' },
+  { of: 'v8.Deserializer', key: 'readUint32' },
+  { of: 'v8.Deserializer', key: 'readValue' },
+  { of: 'v8.Deserializer', key: 'readHeader' },
+  { of: 'v8.Deserializer', key: '_readRawBytes' },
+  { of: 'Buffer', static: true, key: 'from' },
+  { of: 'TypedArray', key: 'set' },
+];
+// Data properties a receiving process's prototypes may gain, where the JS
+// codec's reader looks them up: a DataView constructor has no
+// BYTES_PER_ELEMENT of its own, so `ctor.BYTES_PER_ELEMENT || 1` reads it
+// from Function.prototype, then Object.prototype.
+const receivingProtoKeys = [['Function', 'BYTES_PER_ELEMENT'], ['Object', 'BYTES_PER_ELEMENT']];
+const worldSides = ['send', 'receive', 'both'];
+
 module.exports = {
   isIndex, integerKeyClasses, integerKeys, portKeys, constructorNames, lengthKeys, toStringTags,
-  bufferPrototypeConstructors,
+  bufferPrototypeConstructors, patchTargets, receivingProtoKeys, worldSides,
 };
