@@ -27,12 +27,15 @@ const kDefaultTimeoutMs = 10_000;
 const kStderrTail = 2048;
 // How long a receiver gets after the peer's last write, and then to answer a ping (a quarter of the timeout at most).
 const kSettleMs = 1500;
-const kInspect = { depth: 8, breakLength: Infinity, maxArrayLength: 16, maxStringLength: 160 };
+// What arrived, for people: one line.
+const kInspect = { depth: 8, compact: true, breakLength: Infinity, maxArrayLength: 16, maxStringLength: 160 };
+const kTextLength = 400;
 
 const reporter = (fd) => (event) => writeAll(fd, Buffer.from(`${JSON.stringify(event)}\n`));
 
 function describeMessage(message) {
-  return { tree: channelTree(message), text: inspect(message, kInspect) };
+  const text = inspect(message, kInspect);
+  return { tree: channelTree(message), text: text.length > kTextLength ? `${text.slice(0, kTextLength - 1)}…` : text };
 }
 
 // The parent: forks the child, then sends the value or receives the bytes.
