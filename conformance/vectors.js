@@ -10,6 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('../harness/errors');
+const v8 = require('./v8-vectors');
 
 const vectorsDir = path.join(__dirname, 'vectors');
 const verdicts = ['accept', 'reject', 'implementation-defined'];
@@ -67,8 +68,11 @@ function loadVectors(dir = vectorsDir) {
       if (!type?.kind || !fs.statSync(file).isFile()) continue;
       const stem = rel.slice(0, -type.ext.length);
       const group = path.dirname(stem) === '.' ? '' : path.dirname(stem).split(path.sep).join('/');
+      const id = `${verdict}/${stem.split(path.sep).join('/')}`;
+      const source = group === v8.group ? v8.v8VectorOf(id) : null;
       vectors.push({
-        id: `${verdict}/${stem.split(path.sep).join('/')}`,
+        id,
+        ...(source && { about: `V8's ${source.test} (${source.url}): ${source.why}` }),
         verdict,
         group,
         name: path.basename(stem),

@@ -142,9 +142,13 @@ ${result.skipped?.length ?
 function reportHtml(result, { known, generatedAt, command }) {
   const secs = m.sections(result);
   const labels = m.legend.map(([label]) => label);
-  const totals = m.totals(result).map(({ column, counts }) =>
+  const totalsRows = (counted) => counted.map(({ column, counts }) =>
     [esc(m.columnName(column)),
       ...labels.map((l) => (counts[l] ? `<span class="cell ${stateClass[l]}">&nbsp;${counts[l]}&nbsp;</span>` : ''))]);
+  const v8 = m.v8Vectors(result);
+  const v8Html = v8 ? `<h2>V8's vectors</h2>
+<p>${esc(v8.about)}: <a href="${esc(v8.source.url)}">${esc(v8.source.path)}</a>.</p>
+${infoTable(['column', ...labels], totalsRows(v8.totals))}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ipcfuzz conformance</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${style}</style></head>
@@ -160,7 +164,8 @@ ${infoTable(['binary', 'node', 'V8', 'ipc_serdes', 'child_process codec', 'path'
 <h2>Matrix</h2>
 ${matrixTable(result, secs)}
 <h2>Totals</h2>
-${infoTable(['column', ...labels], totals)}
+${infoTable(['column', ...labels], totalsRows(m.totals(result)))}
+${v8Html}
 <h2>Details</h2>
 ${m.details(result, secs, known).map(detailSection).join('\n')}
 </body></html>

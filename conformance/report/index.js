@@ -9,6 +9,13 @@ const { reportHtml } = require('./html');
 const m = require('./matrix');
 const { interopRows } = require('../interop');
 
+function v8Json(v8) {
+  if (!v8) return null;
+  const { source, vectors, tests, byVerdict, totals } = v8;
+  const counts = totals.map(({ column, counts: c }) => ({ column: column.id, counts: c }));
+  return { source, vectors, tests, byVerdict, totals: counts };
+}
+
 function reportJson(result, meta) {
   const columns = result.columns.map((c) => ({
     id: c.id, binary: c.binary.label, codec: c.codecLabel,
@@ -30,6 +37,7 @@ function reportJson(result, meta) {
     wire: result.wire,
     skipped: (result.skipped ?? []).map((c) => c.id),
     totals: m.totals(result).map(({ column, counts }) => ({ column: column.id, counts })),
+    v8Vectors: v8Json(m.v8Vectors(result)),
     failures: m.failures(result)
       .map(({ row, column, cell }) => ({ vector: row.id, column: column.id, state: cell.state })),
     rows,

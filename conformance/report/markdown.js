@@ -41,16 +41,24 @@ function matrixTables(result, secs, { links }) {
   return out;
 }
 
-function totalsTable(result) {
+function totalsTable(result, counted = m.totals(result)) {
   const labels = m.legend.map(([label]) => label);
-  const rows = m.totals(result).map(({ column, counts }) =>
+  const rows = counted.map(({ column, counts }) =>
     [m.columnName(column), ...labels.map((l) => counts[l] ?? '')]);
   return table(['column', ...labels], rows);
+}
+
+// The counts over V8's own vectors, with where they come from.
+function v8Markdown(result, heading) {
+  const v8 = m.v8Vectors(result);
+  if (!v8) return [];
+  return [heading, '', `${v8.about}: [${v8.source.path}](${v8.source.url}).`, '', totalsTable(result, v8.totals), ''];
 }
 
 function matrixMarkdown(result, { links = false } = {}) {
   return [
     totalsTable(result), '',
+    ...v8Markdown(result, '### V8\'s vectors'),
     ...matrixTables(result, m.sections(result), { links }),
   ].join('\n');
 }
@@ -102,6 +110,7 @@ function reportMarkdown(result, { known, generatedAt, command }) {
     m.sides, '',
     '## Totals', '',
     totalsTable(result), '',
+    ...v8Markdown(result, '## V8\'s vectors'),
     '## Matrix', '',
     ...matrixTables(result, secs, { links: true }),
     '## Details', '',

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { summarize, failing } = require('../judge');
 const { defaultVersion } = require('../../harness/binaries');
 const { hexdump } = require('../../harness/hexdump');
+const v8 = require('../v8-vectors');
 
 const legend = [
   ['PASS', 'the codec did what the reference does'],
@@ -80,15 +81,33 @@ function anchor(foldId, columnIndex) {
   return `${foldId}-c${columnIndex}`;
 }
 
-function totals(result) {
+function totals(result, rows = result.rows) {
   return result.columns.map((column) => {
     const counts = {};
-    for (const row of result.rows) {
+    for (const row of rows) {
       const label = cellLabel(row.cells[column.id]);
       counts[label] = (counts[label] ?? 0) + 1;
     }
     return { column, counts };
   });
+}
+
+// V8's own test vectors among the rows (conformance/v8-vectors.js): their
+// source, how many of each verdict, and each column's counts over them; null
+// when none was run.
+function v8Vectors(result) {
+  const rows = result.rows.filter((r) => r.group === v8.group);
+  if (!rows.length) return null;
+  const { source } = v8.loadSource();
+  const byVerdict = {};
+  for (const row of rows) byVerdict[row.verdict] = (byVerdict[row.verdict] ?? 0) + 1;
+  const tests = new Set(rows.map((r) => v8.v8VectorOf(r.id)?.test ?? r.name));
+  return {
+    source, vectors: rows.length, tests: tests.size, byVerdict, totals: totals(result, rows),
+    about: `${rows.length} vectors (${Object.entries(byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}) from ` +
+      `${tests.size} tests of V8's ${source.path} at ${source.commit.slice(0, 12)}, each named after its test; ` +
+      'the verdict is what V8\'s test asserts, as Node\'s IPC layer sees it (docs/conformance.md)',
+  };
 }
 
 // A fork pair that cannot talk is one failure, not one per case.
@@ -118,6 +137,7 @@ function replayCommand(row, column) {
 // Lines describing one cell: its differences, notes and outcomes.
 function cellLines(row, column, cell, knownById) {
   const lines = [];
+  if (row.about) lines.push(row.about);
   if (cell.why) lines.push(cell.why);
   for (const d of cell.differences ?? []) {
     const known = d.known ? ` — known: ${d.known}${knownById.get(d.known)?.link ? ` (${knownById.get(d.known).link})` : ''}` : '';
@@ -193,7 +213,7 @@ function frameText(hex, mode, maxLines = 14) {
 }
 
 module.exports = {
-  legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, failures, details,
+  legend, sides, cellLabel, hasDetails, columnTitle, columnName, sections, anchor, totals, v8Vectors, failures, details,
   binaryRows,
   wireRows, frameText,
 };
