@@ -42,6 +42,9 @@ const kAuditEvery = 32;
 
 class Stop extends Error {}
 
+const interceptorBacked = (object) => object === process.env ||
+  (typeof globalThis.Storage === 'function' && object instanceof globalThis.Storage);
+
 // Walks a value as V8's serializer does, up to the first host object whose
 // first own enumerable key (an index key, if it has any) is a Smi index key
 // holding a value, noting it and each host object with index keys before it;
@@ -57,6 +60,9 @@ class HostProbe extends v8.Serializer {
     this.writeUint32(0);
     if (isArrayBufferView(object)) return;
     if (isProxy(object)) throw new Error('a proxy');
+    // An interceptor-backed store enumerates its index keys as strings, which
+    // the codec copies without the crash; nor can its keys be marked.
+    if (interceptorBacked(object)) return this.writeValue({ ...object });
     // Index keys come first, in ascending order: the first is the one the codec reads and then dies on.
     const first = Object.keys(object).find(isIndex);
     if (first === undefined) return this.writeValue({ ...object });

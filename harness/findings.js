@@ -289,8 +289,17 @@ class FindingRecorder {
     return finding;
   }
 
-  // A finding another process saved (a Jazzer.js target): read from its folder.
+  // A finding another process saved (a Jazzer.js target): read from its
+  // folder. A folder without finding.json holds the input of a target's end
+  // that did not come again in a worker (jazzer/engine.js): a crash, unreproduced.
   adopt(folder, about = {}) {
+    if (!fs.existsSync(path.join(folder, kMeta))) {
+      const signature = `crash/unreproduced/${path.basename(folder)}`;
+      const finding = { difference: { signature, tier: 'crash', where: 'a fuzzing target',
+        detail: 'the target ended on this input, which ran in a worker without it' }, folder, ...about };
+      this.findings.set(signature, finding);
+      return finding;
+    }
     const meta = FindingStore.read(folder);
     if (this.findings.has(meta.signature)) return this.findings.get(meta.signature);
     const { signature, tier, where, detail } = meta;

@@ -23,6 +23,8 @@ const { reachLine, reachabilityOf } = require('../reach');
 function emitKnown(file, gate, knownFile, sides) {
   const base = knownFile === null ? { entries: [] } : JSON.parse(fs.readFileSync(knownFile ?? defaultFile, 'utf8'));
   for (const f of gate.findings) {
+    // A target's end that did not come again in a worker has no reproducer to accept.
+    if (!fs.existsSync(path.join(f.folder, 'finding.json'))) continue;
     const meta = FindingStore.read(f.folder);
     base.entries.push({
       id: path.basename(f.folder),
