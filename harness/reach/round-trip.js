@@ -31,6 +31,9 @@ const kSettleMs = 1500;
 const kInspect = { depth: 8, compact: true, breakLength: Infinity, maxArrayLength: 16, maxStringLength: 160 };
 const kTextLength = 400;
 
+// A receiver's effects, told from the sender's in one list.
+const kReceiving = 'receiving: ';
+
 const reporter = (fd) => (event) => writeAll(fd, Buffer.from(`${JSON.stringify(event)}\n`));
 
 function describeMessage(message) {
@@ -86,14 +89,36 @@ function parentRole(input, file) {
   };
   if (!step(() => built.setup(), 'the recipe\'s setup threw')) return;
   let threw = null;
+  // The built-ins a recipe patched record their calls while a codec runs: in send(), here.
+  effects.codecRunning = true;
   try {
     child.send(built.value, (err) => err && failed(err, 'callback'));
   } catch (err) {
     threw = err;
+  } finally {
+    effects.codecRunning = false;
   }
   if (!step(() => built.teardown(), 'the recipe\'s teardown threw')) return;
   if (threw) failed(threw, 'threw');
   else report({ event: 'sent', effects });
+}
+
+// The world a recipe's receiving steps make, set up in the child before
+// anything arrives; what it records until the first arrival is the receiver's
+// (the child does nothing else meanwhile). Null when the recipe has none, or
+// when its setup threw (reported as unbuildable).
+function receivingWorld(input, report) {
+  if (!input.world) return null;
+  const effects = [];
+  try {
+    input.world(effects).setup();
+  } catch (err) {
+    const error = describeError(err);
+    report({ event: 'unbuildable', error: { ...error, message: `the recipe's receiving setup threw: ${error.message}` } });
+    return null;
+  }
+  effects.codecRunning = true;
+  return effects;
 }
 
 // The child: receives the value, or writes the bytes straight into the channel.
@@ -101,8 +126,16 @@ function childRole(input) {
   const report = reporter(1);
   process.on('disconnect', () => process.exit(0));
   if (input.type === 'value') {
-    process.on('message', (m) => report({ event: 'message', ...describeMessage(m) }));
-    process.on('uncaughtException', (err) => report({ event: 'receive-error', error: describeError(err) }));
+    const world = receivingWorld(input, report);
+    // What the receiving world recorded until the value arrived (or failed to).
+    const received = () => {
+      if (!world) return {};
+      world.codecRunning = false;
+      return { receivedEffects: [...world] };
+    };
+    process.on('message', (m) => report({ event: 'message', ...received(), ...describeMessage(m) }));
+    process.on('uncaughtException',
+      (err) => report({ event: 'receive-error', ...received(), error: describeError(err) }));
     return;
   }
   let acked = 0;
@@ -152,6 +185,7 @@ function observe(input, { file, timeoutMs = kDefaultTimeoutMs }) {
       else if (['built', 'sent', 'send-error', 'unbuildable', 'next', 'written', 'write-error', 'child-exit', 'pong']
         .includes(e.event)) s[e.event] = e;
       if (e.effects) s.effects = e.effects;
+      if (e.receivedEffects) s.receivedEffects = e.receivedEffects;
       decide();
     };
     onJsonLines(parent.stdout, onEvent);
@@ -215,7 +249,8 @@ const exitText = ({ code, signal }) => (signal ? `killed by ${signal}` : `exit $
 const crashOf = ({ code, signal }, at, stderr) => ({ kind: 'crash', at, ...(signal ? { signal } : { code }), stderr });
 
 function valueRecord(s, { timedOut, timeoutMs, tail }) {
-  const { effects } = s;
+  // The receiver's, after the sender's: one list, compared as a whole.
+  const effects = [...s.effects, ...(s.receivedEffects ?? []).map((e) => `${kReceiving}${e}`)];
   if (s.unbuildable) return { kind: 'unbuildable', error: s.unbuildable.error };
   if (!s.built && timedOut) {
     return { kind: 'unbuildable', error: { name: 'Error', message: `building the value did not finish in ${timeoutMs} ms` } };
@@ -263,7 +298,10 @@ function describeObservation(o) {
   if (o.type === 'value') {
     if (r.kind === 'unbuildable') return [...lines, `the value cannot be built: ${errorText(r.error)}`];
     // Always there, so that two observations' lines pair up.
-    const ran = [`parent: user code run while sending: ${r.effects?.join(', ') || 'none'}`];
+    const receiving = (r.effects ?? []).filter((e) => e.startsWith(kReceiving)).map((e) => e.slice(kReceiving.length));
+    const sending = (r.effects ?? []).filter((e) => !e.startsWith(kReceiving));
+    const ran = [`parent: user code run while sending: ${sending.join(', ') || 'none'}`,
+      ...(receiving.length ? [`child: user code run while receiving: ${receiving.join(', ')}`] : [])];
     if (r.at === 'sender') {
       if (r.kind === 'reject') {
         const how = {

@@ -23,7 +23,10 @@ function forkReproScript(meta, { reference = null, referenceVersion }) {
     `// The reference: what node ${reference.node} (the JavaScript codec) saw, recorded by ipcfuzz.` :
     `// No reference is recorded yet: compare with --against <node ${referenceVersion}>.`;
   const source = value ?
-    `${inputSource({ type: 'value', input: meta.input })}\nconst roundTrip = { type: 'value', make: input.make };` :
+    `${inputSource({ type: 'value', input: meta.input })}\n` +
+      '// The receiving world, when the recipe changes anything on the receiving side.\n' +
+      'const world = typeof makeWorld === \'function\' ? makeWorld : null;\n' +
+      'const roundTrip = { type: \'value\', make: input.make, world };' :
     `const roundTrip = ${JSON.stringify({ type: meta.type, bytes: meta.input.bytes, chunks: meta.input.chunks ?? [] })};`;
   return `#!/usr/bin/env node
 // ipcfuzz repro-fork: ${meta.signature}

@@ -163,6 +163,22 @@ describe('reachability of findings through child_process', function () {
     assert.match(read(folder, 'issue.md'), /The bytes, length prefix included: `00000005ff0f5c0249`/);
   });
 
+  it('sets up a recipe\'s receiving world in the child, whose recorders show what its codec calls', async function () {
+    // A recorder on the public v8.Deserializer, which 26.3.1's JavaScript codec inherits from.
+    const recipe = { k: 'view', type: 'Uint8Array', bytes: '0102',
+      tamper: [{ op: 'patch', of: 'v8.Deserializer', key: 'readUint32', side: 'receive' }] };
+    const folder = await saveFinding(path.join(dir, 'world'), { type: 'value', input: { recipe }, tier: 'effects' });
+    const reach = await checkFinding(folder, { build, reference });
+    assert.equal(reach.reachable, true, reach.verdict);
+    assert.equal(reach.differences[0].tier, 'effects');
+    assert.deepEqual(reach.build.record.effects, []);
+    assert.ok(reach.reference.record.effects.length > 0);
+    for (const effect of reach.reference.record.effects) {
+      assert.equal(effect, 'receiving: call v8.Deserializer.prototype.readUint32');
+    }
+    assert.match(reach.reference.saw.join('\n'), /^child: user code run while receiving: call v8\.Deserializer/m);
+  });
+
   it('sends a receiver that a peer\'s message crashes to Node\'s security policy', async function () {
     const folder = await saveFinding(path.join(dir, 'receiver'),
       { b: fixture('drop-last-prop.js'), type: 'value', input: { recipe: twoProps }, tier: 'value' });
