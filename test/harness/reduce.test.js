@@ -104,7 +104,8 @@ describe('reduce', function () {
 describe('isPairing', function () {
   const reject = (name) => ({ kind: 'reject', error: { name } });
   const ok = { kind: 'ok', bytes: '00' };
-  const value = (a, b, differences = []) => ({ type: 'value', outcomes: { serialize: { a, b }, decode: [] }, differences });
+  const value = (a, b, differences = []) =>
+    ({ type: 'value', outcomes: { serialize: { a, b }, decode: [] }, differences });
 
   it('sees each codec stopping at another part, and the parts showing differences of their own', function () {
     const whole = value(reject('TypeError'), reject('RangeError'));
@@ -171,7 +172,8 @@ describe('FindingRecorder with reduction (js against native)', function () {
 
   it('counts a pairing of known causes as known, so a baseline of its causes covers it', async function () {
     const known = parseKnown(JSON.stringify({ entries: [
-      { id: 'detached', tier: 'acceptance', reason: 'r', match: { signature: 'acceptance/serialize/a-rejects:TypeError' } },
+      { id: 'detached', tier: 'acceptance', reason: 'r',
+        match: { signature: 'acceptance/serialize/a-rejects:TypeError' } },
       { id: 'deep', tier: 'roundtrip', reason: 'r', match: { signature: '/^roundtrip\\//' } }] }), 'test');
     const recorder = recorderFor(known);
     const result = await session.check('value', { recipe: paired });
