@@ -3,7 +3,9 @@
 // --expose-internals: serialize the message { payload: '.'.repeat(len) } to a
 // frame and decode it again, in a loop, for --ms after a warm-up; no pipe,
 // no event loop. Prints one JSON line with operations (serialize + decode)
-// per second for every codec the binary has and every size.
+// per second and the CPU µs of one (this process's, all its threads, as a
+// round trip's CPU time is counted), for every codec the binary has and
+// every size.
 //   node --expose-internals bench/codec-inproc.js [--sizes 64,1024] [--ms 150] [--rotate 0]
 
 const { parseFlags } = require('./flags');
@@ -11,9 +13,10 @@ const { framedCodec } = require('./serializations');
 const { probe } = require('../harness/codecs/probe');
 const { turned } = require('./stats');
 
-// Operations per second of one codec at one size. The clock is read every
-// `batch` operations, and batches grow until one takes about a millisecond.
-function opsPerSecond(codec, message, ms) {
+// { rate: operations per second, cpuMicros: CPU µs per operation } of one
+// codec at one size. The clock is read every `batch` operations, and
+// batches grow until one takes about a millisecond.
+function timeOperations(codec, message, ms) {
   let sink = 0;
   const once = () => { sink += codec.decode(codec.serialize(message)).payload.length; };
   let batch = 1;
@@ -23,6 +26,7 @@ function opsPerSecond(codec, message, ms) {
     if (Number(process.hrtime.bigint() - t) < 1e6) batch *= 2;
   }
   let ops = 0;
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   const end = start + BigInt(ms * 1e6);
   let now = start;
@@ -31,8 +35,9 @@ function opsPerSecond(codec, message, ms) {
     ops += batch;
     now = process.hrtime.bigint();
   }
+  const cpu = process.cpuUsage(cpuStart);
   if (sink === 0) throw new Error('nothing was decoded');
-  return ops / (Number(now - start) / 1e9);
+  return { rate: ops / (Number(now - start) / 1e9), cpuMicros: (cpu.user + cpu.system) / ops };
 }
 
 function main() {
@@ -47,7 +52,7 @@ function main() {
   for (const len of values.sizes.split(',').map(Number)) {
     const message = { payload: '.'.repeat(len) };
     for (const name of codecs) {
-      results.push({ codec: name, len, rate: opsPerSecond(framedCodec(name), message, Number(values.ms)) });
+      results.push({ codec: name, len, ...timeOperations(framedCodec(name), message, Number(values.ms)) });
     }
   }
   process.stdout.write(`${JSON.stringify({ node: process.version, builtinUsesNative: info.builtinUsesNative, results })}\n`);

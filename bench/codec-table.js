@@ -71,8 +71,8 @@ async function inProcess({ binaries, reps, ms, lens = sizes, until, onSample = (
       const r = await nodeJson(binary.node, ['--expose-internals', '--no-warnings',
         path.join(__dirname, 'codec-inproc.js'),
         '--sizes', lens.join(','), '--ms', String(ms), '--rotate', String(rep)]);
-      for (const { codec, len, rate } of r.results) {
-        const sample = { role: binary.role, codec, len, rep, rate };
+      for (const { codec, len, rate, cpuMicros } of r.results) {
+        const sample = { role: binary.role, codec, len, rep, rate, cpuMicros };
         samples.push(sample);
         onSample(sample);
       }
@@ -105,12 +105,14 @@ function summarizeFork(samples) {
   return rows;
 }
 
+// Per size: each binary's and codec's rate (cells) and CPU µs per operation
+// (cpu), keyed `role/codec`. Samples saved before the CPU was read have none.
 function summarizeInProcess(samples) {
   const columns = [...new Map(samples.map((s) => [`${s.role}/${s.codec}`, { role: s.role, codec: s.codec }])).values()];
-  const rows = [...new Set(samples.map((s) => s.len))].map((len) => ({
-    len,
-    cells: Object.fromEntries(columns.map(({ role, codec }) => [`${role}/${codec}`, summarize(pick(samples, { role, codec, len }).map((s) => s.rate))])),
-  }));
+  const of = (len, field) => Object.fromEntries(columns.map(({ role, codec }) => [`${role}/${codec}`,
+    summarize(pick(samples, { role, codec, len }).map((s) => s[field]).filter(Number.isFinite))]));
+  const rows = [...new Set(samples.map((s) => s.len))]
+    .map((len) => ({ len, cells: of(len, 'rate'), cpu: of(len, 'cpuMicros') }));
   return { columns, rows };
 }
 

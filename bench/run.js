@@ -118,10 +118,11 @@ function transportSection(results, binaries) {
     'How to read it:', '',
     '- Across a row: the codecs on one transport and workload; the ratio is what the native codec gives ' +
     '`advanced` there.',
-    '- The codec\'s share: the in-process cost of two serializations and two decodes of the message ' +
-    '(the table above: ' +
+    '- The codec\'s share: the CPU µs of two serializations and two decodes of the message in-process ' +
+    '(the runs of the table above: ' +
     '`builtin` for `advanced`, `json` for json, same binary and payload) over the CPU µs per round trip of all the ' +
-    'processes in that cell (— where either was not measured). Where it is small, the pipe or socket, the event ' +
+    'processes in that cell (— where either was not measured); CPU time over CPU time, which a busy machine moves ' +
+    'less than it moves rates. Where it is small, the pipe or socket, the event ' +
     'loop and the handler take the round ' +
     'trip and a faster codec cannot help much; where it is large, the codec is what a faster one saves. It is an ' +
     'estimate: a codec timed in a tight loop has warm caches, so the share in a real round trip is if anything ' +

@@ -6,9 +6,9 @@
 // head binary, each over the child_process pipe and over a unix socket
 // carrying the same frames (bench/ipc-roundtrip.js), interleaved and
 // repeated as the codec table is; and per cell the share of a round trip's
-// CPU time that the codec takes, from the in-process cost of the same codec
-// at the same payload (bench/codec-inproc.js): two serializations and two
-// decodes per round trip.
+// CPU time that the codec takes, from the in-process CPU cost of the same
+// codec at the same payload (bench/codec-inproc.js): two serializations and
+// two decodes per round trip.
 //   node bench/transport-table.js [--quick] [--reps 3] [--base 26.3.1] [--head the default binary] [--json FILE]
 
 const os = require('node:os');
@@ -77,15 +77,16 @@ function summarizeTransport(samples) {
 }
 
 // The codec's share of a round trip's CPU time in a row, per codec: the
-// in-process cost of two serializations and two decodes (the builtin codec
+// in-process CPU µs of two serializations and two decodes (the builtin codec
 // for `advanced`, json for json) over the CPU µs per round trip of all the
-// processes; null where either was not measured.
+// processes: CPU time over CPU time, which a busy machine, stretching the
+// wall clock of both, moves less. null where either was not measured.
 function codecShares(row, inproc) {
-  const operations = inproc?.rows.find((r) => r.len === row.len)?.cells;
+  const operation = inproc?.rows.find((r) => r.len === row.len)?.cpu;
   return Object.fromEntries(codecs.map((c) => {
-    const rate = operations?.[`${c.role}/${c.serialization === 'advanced' ? 'builtin' : 'json'}`]?.median;
-    const cpu = row.cells[codecKey(c)].cpu?.median;
-    return [codecKey(c), rate && cpu ? (2 / rate) * 1e6 / cpu : null];
+    const codec = operation?.[`${c.role}/${c.serialization === 'advanced' ? 'builtin' : 'json'}`]?.median;
+    const roundTrip = row.cells[codecKey(c)].cpu?.median;
+    return [codecKey(c), codec && roundTrip ? (2 * codec) / roundTrip : null];
   }));
 }
 

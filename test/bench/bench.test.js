@@ -62,7 +62,9 @@ describe('bench', function () {
     const inBase = nodeJson(base, args);
     assert.deepEqual([...new Set(inHead.results.map((r) => r.codec))].sort(), ['builtin', 'js', 'json', 'native']);
     assert.deepEqual([...new Set(inBase.results.map((r) => r.codec))].sort(), ['builtin', 'js', 'json']);
-    for (const r of [...inHead.results, ...inBase.results]) assert.ok(positive(r.rate), JSON.stringify(r));
+    for (const r of [...inHead.results, ...inBase.results]) {
+      assert.ok(positive(r.rate) && positive(r.cpuMicros), JSON.stringify(r));
+    }
   });
 
   it('replays a trace of codec requests without the harness', function () {
