@@ -243,7 +243,9 @@ function compareOutcomes(op, where, oa, ob) {
   if (sameEnd(oa, ob) && oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
     let i = 0;
     while (oa.effects[i] === ob.effects[i]) i++;
-    out.push(difference('effects', op, where, a, b, `${oa.effects[i] ? 'a' : 'b'} ${oa.effects[i] ?? ob.effects[i]}`,
+    // How far the pool moved depends on the value, not on the cause: one signature for any amount.
+    const first = String(oa.effects[i] ?? ob.effects[i]).replace(/^pool \+\d+$/, 'pool moved');
+    out.push(difference('effects', op, where, a, b, `${oa.effects[i] ? 'a' : 'b'} ${first}`,
       `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
   }
   return out;
