@@ -13,7 +13,8 @@ const { compileRecipe, compileWorld } = require('./recipes/codegen');
 const { bundle } = require('./bundle');
 
 function inputSource(result) {
-  if (result.type !== 'value') return `const input = ${JSON.stringify(result.input)};`;
+  // The value and roundtrip checks build a value; the others are bytes.
+  if (result.type !== 'value' && result.type !== 'roundtrip') return `const input = ${JSON.stringify(result.input)};`;
   if (result.input.recipe === undefined) {
     return `// The value module, called for every codec call.\n` +
       `const input = { make: (effects) => ({ value: require(${JSON.stringify(result.input.module)})(effects), ` +
