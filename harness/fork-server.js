@@ -38,6 +38,11 @@ for (const [name, n] of Object.entries(os.constants.signals)) signalNames[n] ??=
 // A shell's $? (128 + the signal that ended a process, or its exit code) as
 // a child 'exit' event gives it: [code, signal].
 const exitOf = (status) => (status > 128 ? [null, signalNames[status - 128] ?? `signal ${status - 128}`] : [status, null]);
+// How a process ended, in words: its signal, or its exit code.
+const endedWith = (code, signal) => `ended with ${signal ?? `code ${code}`}`;
+
+// Why the workers of a binary start as nodes once its fork server failed, said once in their stats.
+const forkServerOff = (nodePath, why) => `fork server of ${nodePath} off (${why}): workers start as nodes`;
 
 // The fork server's library loaded in this process as an addon, or null
 // where it is not built or this node cannot load it.
@@ -91,8 +96,8 @@ function runEventLoopOnce() {
 // stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
 // share: from its first request on, as a spare does not write), pid,
 // exitCode and signalCode, kill(), 'exit' then 'close'. A fork that never
-// started (its fork server ended first, or could not fork) emits
-// 'unstarted' instead.
+// started emits 'unstarted' instead, with how it ended as a shell's $? (it
+// could not fork, or died in the fork), or null (its fork server ended first).
 class ForkedWorker extends EventEmitter {
   constructor(requests, answers, ended) {
     super();
@@ -160,7 +165,7 @@ class ForkedWorker extends EventEmitter {
     this.#close();
     if (status === null || this.pid === null) {
       for (const fifo of this.fifos) fs.rmSync(fifo, { force: true });  // a started fork's monitor removed them
-      this.emit('unstarted');
+      this.emit('unstarted', status);
       return;
     }
     [this.exitCode, this.signalCode] = exitOf(status);
@@ -187,12 +192,15 @@ class ForkedWorker extends EventEmitter {
 
 // A fork server of one node binary for a worker-process.js, started at the
 // first fork asked of it. Until it is ready, and once it has ended, fork()
-// gives null and the caller starts a node. Its forks outlive it; it ends
-// with this process (its requests end), or at close().
+// gives null and the caller starts a node. It is ready once its first fork
+// has run a worker's life (see #probe); where that fails, `off` says why,
+// and the caller goes on starting nodes. Its forks outlive it; it ends with
+// this process (its requests end), or at close().
 class ForkServer {
   constructor(nodePath) {
     this.nodePath = nodePath;
     this.state = 'idle';  // starting, ready, ended
+    this.off = null;      // once its forks have failed, why its workers start as nodes
     this.process = null;
     this.forks = 0;
     this.live = new Set();
@@ -200,19 +208,27 @@ class ForkServer {
 
   fork() {
     if (this.state === 'idle') this.#start();
-    if (this.state !== 'ready') return null;
+    return this.state === 'ready' ? this.#fork() : null;
+  }
+
+  #fork() {
     // In the temp folder itself: the fork's monitor removes them once it has opened them.
     const prefix = path.join(os.tmpdir(), `ipcfuzz-fork-${process.pid}-${++this.forks}`);
     const [requests, answers] = [`${prefix}-requests`, `${prefix}-answers`];
     try {
       for (const fifo of [requests, answers]) fs.rmSync(fifo, { force: true });  // of a process gone with this pid
       makeFifos([requests, answers]);
-    } catch {
-      this.close();  // the caller starts nodes
+    } catch (err) {
+      this.close(err.message);  // the caller starts nodes
       return null;
     }
     const worker = new ForkedWorker(requests, answers, (w) => this.live.delete(w));
     this.live.add(worker);
+    // A fork that died before its worker said its pid: forks of this binary do not work.
+    worker.once('unstarted', (status) => {
+      if (status === null) return;
+      this.close(`a fork ${endedWith(...exitOf(status))} before it started`);
+    });
     this.process.stdin.write(`${requests}\t${answers}\n`);
     return worker;
   }
@@ -223,17 +239,16 @@ class ForkServer {
     const child = spawn(this.nodePath, ['--single-threaded', '--expose-internals', '--no-warnings', zygoteMain,
       forkServerLibrary], { env: { ...process.env, LD_PRELOAD: preload }, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
     this.process = child;
-    const timer = setTimeout(() => this.close(), kStartMs);
+    const timer = setTimeout(() => this.#turnOff(`no first fork ended within ${kStartMs} ms of its start`), kStartMs);
     onJsonLines(child.stdio[3], (message) => {
-      if (!message.ready || this.state !== 'starting') return;
-      clearTimeout(timer);
-      this.state = 'ready';
+      if (message.ready && this.state === 'starting') this.#probe(timer);
     });
     child.stderr.on('data', (chunk) => { for (const w of this.live) if (w.asked) w.stderr.write(chunk); });
     child.stdin.on('error', () => {});
-    child.on('error', () => this.close());
-    child.on('exit', () => {
+    child.on('error', (err) => this.close(`cannot start it: ${err.code ?? err.message}`));
+    child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      this.#turnOff(`it ${endedWith(code, signal)} before its first fork did`);
       this.#ended();
     });
     // It waits for forks to ask for; it keeps no one waiting for it.
@@ -241,14 +256,37 @@ class ForkServer {
     timer.unref();
   }
 
+  // A first fork, its requests ended at once, must say its pid, warm up and
+  // exit with code 0, and its monitor say so, before `timer` (the start's)
+  // runs out: a fork that dies in the fork server's library (a monitor that
+  // aborts writes no exit line) would otherwise cost each request given to
+  // a fork its whole time limit.
+  #probe(timer) {
+    const probe = this.#fork();
+    if (!probe) return;  // closed: the FIFOs could not be made
+    probe.stdin.end();
+    probe.once('exit', (code, signal) => {
+      if (this.state !== 'starting') return;
+      clearTimeout(timer);
+      if (code === 0) this.state = 'ready';
+      else this.#turnOff(`its first fork ${endedWith(code, signal)}`);
+    });
+  }
+
+  #turnOff(why) {
+    if (this.state === 'starting') this.close(why);
+  }
+
   #ended() {
     this.state = 'ended';
     for (const w of this.live) w.serverEnded();
   }
 
-  // Ends the fork server; its forks are their callers' to end.
-  close() {
+  // Ends the fork server; its forks are their callers' to end. why: what
+  // failed, said once in `off`: its workers start as nodes from now on.
+  close(why) {
     if (this.state === 'ended') return;
+    if (why) this.off = forkServerOff(this.nodePath, why);
     this.process?.kill('SIGKILL');
     this.#ended();
   }
@@ -256,4 +294,5 @@ class ForkServer {
 
 module.exports = {
   ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, runEventLoopOnce, exitOf,
+  forkServerOff, endedWith,
 };

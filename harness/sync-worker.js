@@ -25,7 +25,9 @@ const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
 const { EnvironmentError, UsageError } = require('./errors');
 const { unfinishedBuild } = require('./ops');
-const { forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf } = require('./fork-server');
+const {
+  forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
+} = require('./fork-server');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
@@ -132,7 +134,8 @@ class SyncWorker {
     this.spares = [];
     this.current = null;
     this.buffer = Buffer.alloc(65536);
-    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0 };
+    // forkServerOff: why its workers start as nodes, once its fork server failed
+    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0, forkServerOff: null };
     this.onExit = () => this.close();
     process.on('exit', this.onExit);
   }
@@ -141,9 +144,14 @@ class SyncWorker {
   #spawn() {
     const [requests, answers, worker] = this.#channel();
     const zygote = this.#zygote();
-    if (zygote) fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
+    if (zygote) this.#fork(zygote, requests, answers, worker);
     else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${this.main}\t${this.nodePath}\n`);
     return worker;
+  }
+
+  #fork(zygote, requests, answers, worker) {
+    fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
+    worker.forked = true;
   }
 
   // A pair of FIFOs, and a worker with this process's ends of them.
@@ -160,25 +168,52 @@ class SyncWorker {
     return [requests, answers, {
       toWorker: fs.openSync(requests, O_RDWR | O_NONBLOCK),
       fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
-      pid: null, pending: '', decoder: new StringDecoder('utf8'),
+      pid: null, pending: '', decoder: new StringDecoder('utf8'), forked: false,
     }];
   }
 
   // The fork server of this node, started on first use and waited for, or
-  // null: none asked for, or it did not start (a binary it cannot load in),
-  // or it ended (its shell's exit line), and workers are started afresh.
+  // null: none asked for, or it did not start (a binary it cannot load in) or
+  // its first fork failed (stats.forkServerOff says which), or it ended (its
+  // shell's exit line), and workers are started afresh.
   #zygote() {
     if (this.zygote === undefined) {
       const [requests, answers, zygote] = this.#channel();
       fs.writeSync(spawnerInput(),
         `${requests}\t${answers}\t${zygoteMain}\t${this.nodePath}\t${forkServerLibrary}\n`);
-      this.zygote = this.#receive(zygote, Date.now() + kStartMs)?.ready ? zygote : null;
+      const first = this.#receive(zygote, Date.now() + kStartMs);
+      this.zygote = first?.ready && this.#probe(zygote) ? zygote : null;
       if (!this.zygote) this.#stop(zygote);
+      if (!first?.ready) {
+        const how = first?.exit === undefined ? `was not ready within ${kStartMs} ms` : endedWith(...exitOf(first.exit));
+        this.stats.forkServerOff = forkServerOff(this.nodePath, `it ${how}`);
+      }
     } else if (this.zygote && this.#nextMessage(this.zygote)?.exit !== undefined) {
       this.#stop(this.zygote);
       this.zygote = null;
     }
     return this.zygote;
+  }
+
+  // Whether a first fork of the fork server, its requests ended at once,
+  // says its pid, warms up and exits with code 0, and its monitor says so,
+  // within kStartMs: a fork that dies in the fork server's library (a
+  // monitor that aborts writes no exit line) would otherwise cost each
+  // request given to a fork its whole time limit. Where not, says why once.
+  #probe(zygote) {
+    const [requests, answers, probe] = this.#channel();
+    this.#fork(zygote, requests, answers, probe);
+    fs.closeSync(probe.toWorker);
+    probe.toWorker = null;
+    let end;
+    try {
+      end = this.#receive(probe, Date.now() + kStartMs);
+    } catch { /* a line cut short */ }
+    this.#stop(probe);
+    if (end?.exit === 0) return true;
+    const how = end?.exit === undefined ? `did not end within ${kStartMs} ms` : endedWith(...exitOf(end.exit));
+    this.stats.forkServerOff = forkServerOff(this.nodePath, `its first fork ${how}`);
+    return false;
   }
 
   // Starts a worker booting, if none is, without waiting for it; returns this.
@@ -197,6 +232,14 @@ class SyncWorker {
     let built = false;  // a value module's note comes before the answer
     for (;;) {
       const answer = this.#receive(this.current, deadline);
+      // A fork that ended or ran out of time before it said its pid ran
+      // nothing: its fork server is at fault, not the request.
+      if ((answer === undefined || answer.exit !== undefined) && this.current.forked && this.current.pid === null) {
+        this.#forkServerFailed(answer ? `a fork ${endedWith(...exitOf(answer.exit))} before it started`
+          : `a fork did not start within ${this.timeoutMs} ms`);
+        this.stats.requests--;
+        return this.request(message, { onPart });
+      }
       if (answer === undefined) return this.#hung(unfinishedBuild(message, built, this.timeoutMs));
       if (answer.exit !== undefined) return this.#crashed(answer.exit);
       if (answer.built) {
@@ -280,6 +323,15 @@ class SyncWorker {
     return unbuilt ?? { kind: 'hang', ms: this.timeoutMs };
   }
 
+  // Ends the fork server and its forks: workers start as nodes from now on.
+  #forkServerFailed(why) {
+    this.stats.forkServerOff = forkServerOff(this.nodePath, why);
+    for (const worker of [this.current, ...this.spares, this.zygote]) if (worker) this.#stop(worker);
+    this.current = null;
+    this.spares = [];
+    this.zygote = null;
+  }
+
   #reset() {
     this.stats.restarts++;
     this.#stop(this.current);
@@ -288,11 +340,12 @@ class SyncWorker {
   }
 
   // A worker's shell opens its FIFOs before it says its pid; closing ours
-  // before that would leave it waiting in open() for good, so stop waits for it.
+  // before that would leave it waiting in open() for good, so stop waits for
+  // it. A fork's monitor opens them without blocking: it ends if they are gone.
   #stop(worker) {
     const until = Date.now() + kStartMs;
     try {
-      while (worker.pid === null && Date.now() < until) {
+      while (!worker.forked && worker.pid === null && Date.now() < until) {
         if (this.#nextMessage(worker) === null) waitReadable(worker.fromWorker, 1);
       }
     } catch { /* a line cut short: the worker is going anyway */ }
@@ -300,6 +353,7 @@ class SyncWorker {
       if (worker.pid !== null) process.kill(worker.pid, 'SIGKILL');
     } catch { /* already gone */ }
     for (const fd of [worker.toWorker, worker.fromWorker]) {
+      if (fd === null) continue;  // a probe's requests, ended
       try {
         fs.closeSync(fd);
       } catch (err) {

@@ -48,8 +48,12 @@ class WorkerProcess {
     this.nextRecipe = 0;
     this.queue = [];     // requests sent and not answered, oldest first
     this.nextId = 1;
-    // gathered: `many` requests, each of several requests (counted in `requests`)
-    this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0, gathered: 0 };
+    // gathered: `many` requests, each of several requests (counted in `requests`);
+    // forkServerOff: why the processes that take over start as nodes, once its fork server failed
+    this.stats = {
+      requests: 0, crashes: 0, hangs: 0, restarts: 0, gathered: 0,
+      get forkServerOff() { return forkServer?.off ?? null; },
+    };
     this.child = null;
     this.spare = null;
   }
@@ -224,6 +228,14 @@ class WorkerProcess {
     if (this.queue.length === 0) return;
     const head = this.queue[0];
     this.timer = setTimeout(() => {
+      // A fork that never said its pid ran nothing: its fork server is at
+      // fault, not the request. Closed, it tells its forks ('unstarted').
+      const child = this.child;
+      if (child?.pid === null) {
+        this.forkServer?.close(`a fork did not start within ${this.timeoutMs} ms`);
+        if (child === this.child) this.#restart();
+        return;
+      }
       if (head.subs) {
         this.#split(head);
         this.#restart();

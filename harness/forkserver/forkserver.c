@@ -9,7 +9,10 @@
 // has none of those threads, a signal on it would wait for them for ever
 // (V8 still posts a task when the main thread runs a job itself). So waits
 // are counted, and in the child each condition variable waited on at the fork
-// is made new, with its mutex if a thread held it.
+// is made new, with its mutex if a thread held it. Only those still alive:
+// node waits at startup on a condition variable and mutex on the main
+// thread's stack (its platform's, until its threads have started), whose
+// bytes at the fork belong to other frames.
 //
 // As an addon it starts workers: spawn() forks a monitor, which forks the
 // worker and then writes how the worker ended on the worker's answer FIFO,
@@ -36,7 +39,8 @@
 
 // Node waits on a few condition variables only (its platform's task queues,
 // libuv's thread pool): a small table, never cleared, is enough. Each keeps
-// the mutex it is waited with and how many threads wait on it now.
+// the mutex it is waited with (NULL once either is destroyed) and how many
+// threads wait on it now.
 #define kWaited 64
 static struct waited {
   pthread_cond_t *_Atomic cond;
@@ -45,6 +49,8 @@ static struct waited {
 } waited[kWaited];
 static int (*real_wait)(pthread_cond_t *, pthread_mutex_t *);
 static int (*real_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+static int (*real_cond_destroy)(pthread_cond_t *);
+static int (*real_mutex_destroy)(pthread_mutex_t *);
 
 static struct waited *enter(pthread_cond_t *cond, pthread_mutex_t *mutex) {
   for (int i = 0; i < kWaited; i++) {
@@ -77,20 +83,38 @@ int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const s
   return result;
 }
 
+// A condition variable or mutex destroyed is forgotten: its memory may be
+// another object's by the next fork.
+int pthread_cond_destroy(pthread_cond_t *cond) {
+  for (int i = 0; i < kWaited; i++) {
+    if (atomic_load(&waited[i].cond) == cond) atomic_store(&waited[i].mutex, NULL);
+  }
+  return real_cond_destroy(cond);
+}
+
+int pthread_mutex_destroy(pthread_mutex_t *mutex) {
+  for (int i = 0; i < kWaited; i++) {
+    pthread_mutex_t *expected = mutex;
+    atomic_compare_exchange_strong(&waited[i].mutex, &expected, NULL);
+  }
+  return real_mutex_destroy(mutex);
+}
+
 // In a child: a condition variable that threads waited on is made new, and
 // its mutex too if one of them held it at the fork (just woken, taking a
-// task): in the child no thread is left to release it.
+// task): in the child no thread is left to release it. One destroyed is not
+// touched: a lock of another object's bytes read as a mutex aborted in glibc.
 static void renew_waited(void) {
   static const pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
   static const pthread_mutex_t fresh_mutex = PTHREAD_MUTEX_INITIALIZER;
   for (int i = 0; i < kWaited; i++) {
     pthread_cond_t *cond = atomic_load(&waited[i].cond);
     pthread_mutex_t *mutex = atomic_load(&waited[i].mutex);
-    if (cond == NULL) continue;
+    if (cond == NULL || mutex == NULL) continue;
     if (atomic_load(&waited[i].waiters) > 0) memcpy(cond, &fresh_cond, sizeof fresh_cond);
     atomic_store(&waited[i].waiters, 0);
-    if (mutex != NULL && pthread_mutex_trylock(mutex) != 0) memcpy(mutex, &fresh_mutex, sizeof fresh_mutex);
-    else if (mutex != NULL) pthread_mutex_unlock(mutex);
+    if (pthread_mutex_trylock(mutex) != 0) memcpy(mutex, &fresh_mutex, sizeof fresh_mutex);
+    else pthread_mutex_unlock(mutex);
   }
 }
 
@@ -98,6 +122,8 @@ __attribute__((constructor)) static void preload(void) {
   // The versions node links against (glibc keeps an older pthread_cond_* too).
   real_wait = dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2");
   real_timedwait = dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2");
+  real_cond_destroy = dlvsym(RTLD_NEXT, "pthread_cond_destroy", "GLIBC_2.3.2");
+  real_mutex_destroy = dlsym(RTLD_NEXT, "pthread_mutex_destroy");
   pthread_atfork(NULL, NULL, renew_waited);
 }
 
@@ -126,6 +152,24 @@ static int string_arg(napi_env env, napi_value value, char *out, size_t size) {
   return napi_get_value_string_utf8(env, value, out, size, &length) == napi_ok && length < size - 1;
 }
 
+// As a shell's $?: 128 + the signal that ended a process, or its exit code.
+static int shell_status(int status) {
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+// Says on the answers FIFO, for a monitor that never opened it, that the
+// worker ended before it started (status: as a shell's $?), and removes both
+// FIFOs. Their asker gone, the open fails: no one is told.
+static void unstarted(const char *requests, const char *answers, int status) {
+  int out = open(answers, O_WRONLY | O_NONBLOCK);
+  unlink(requests);
+  unlink(answers);
+  if (out >= 0) {
+    dprintf(out, "{\"exit\":%d}\n", status);
+    close(out);
+  }
+}
+
 // spawn(requests, answers): in the zygote, the monitor's pid (or -errno, and
 // the answer FIFO says the worker ended);
 // in the worker, 0, with its requests on fd 0 and its answers on fd 3.
@@ -142,18 +186,39 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
   // Zombies of monitors whose worker has ended.
   while (waitpid(-1, NULL, WNOHANG) > 0) {}
   inherit_all_memory();
-  pid_t monitor = fork();
-  if (monitor < 0) {
-    int error = errno, out = open(answers, O_WRONLY | O_NONBLOCK);
-    unlink(requests);
-    unlink(answers);
-    if (out >= 0) {
-      dprintf(out, "{\"exit\":127}\n");
-      close(out);
-    }
+  // The monitor says on `started` that it came out of fork() alive: one that
+  // dies in the fork handlers (this file's or another library's) would leave
+  // the asker waiting for an exit line that never comes.
+  int started[2];
+  if (pipe2(started, O_CLOEXEC) != 0) {
+    int error = errno;
+    unstarted(requests, answers, 127);
     return number(env, -error);
   }
-  if (monitor > 0) return number(env, monitor);
+  pid_t monitor = fork();
+  if (monitor < 0) {
+    int error = errno;
+    close(started[0]);
+    close(started[1]);
+    unstarted(requests, answers, 127);
+    return number(env, -error);
+  }
+  if (monitor > 0) {
+    char byte;
+    ssize_t n;
+    close(started[1]);
+    while ((n = read(started[0], &byte, 1)) < 0 && errno == EINTR) {}
+    close(started[0]);
+    if (n != 1) {
+      int status = 0;
+      while (waitpid(monitor, &status, 0) < 0 && errno == EINTR) {}
+      unstarted(requests, answers, shell_status(status));
+    }
+    return number(env, monitor);
+  }
+  close(started[0]);
+  while (write(started[1], "", 1) < 0 && errno == EINTR) {}
+  close(started[1]);
   // The process that asked for this fork holds both FIFOs open for reading
   // and writing while it lives. Gone (killed after asking), it leaves the
   // answers FIFO without a reader: the open fails, and the monitor ends
@@ -178,8 +243,7 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
   int status = 0, code = 127;
   if (worker > 0) {
     while (waitpid(worker, &status, 0) < 0 && errno == EINTR) {}
-    // As a shell's $?: 128 + the signal that ended it.
-    code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    code = shell_status(status);
   }
   dprintf(out, "{\"exit\":%d}\n", code);
   _exit(0);

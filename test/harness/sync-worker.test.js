@@ -67,7 +67,7 @@ describe('synchronous worker', function () {
         const hang = worker.request({ op: 'serialize', codec: fixture('hang.js'), input: { recipe } });
         assert.equal(hang.kind, 'hang');
         assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
-        assert.deepEqual(worker.stats, { requests: 6, crashes: 3, hangs: 1, restarts: 4 });
+        assert.deepEqual(worker.stats, { requests: 6, crashes: 3, hangs: 1, restarts: 4, forkServerOff: null });
         const started = spawnedWorkers().filter(({ pid }) => !before.has(pid));
         assert.ok(started.length > 0);
         // Forked workers keep the fork server's command line. (A spare of an
