@@ -7,7 +7,7 @@
 
 const fc = require('fast-check');
 const { recipe, valueRecipe, smallRecipe } = require('../harness/arbitraries/recipes');
-const { corruption, chunkPlan } = require('../harness/arbitraries/frames');
+const { corruption, chunkPlan, goodThenBad } = require('../harness/arbitraries/frames');
 
 // The frame and stream properties corrupt and cut valid frames; which value
 // a frame holds matters less than how it breaks. They draw their recipes
@@ -50,11 +50,14 @@ const properties = {
   },
 
   // Valid and corrupted frames in a row, cut into reads: the same messages,
-  // errors and buffering state after every read.
+  // errors and buffering state after every read. One input in four has a
+  // read that holds a frame that decodes and then one that cannot.
   stream: {
-    arbitrary: fc.tuple(
-      fc.array(fc.tuple(pooledRecipe, fc.option(corruption, { freq: 3 })), { minLength: 1, maxLength: 4 }),
-      chunkPlan),
+    arbitrary: fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(
+        fc.array(fc.tuple(pooledRecipe, fc.option(corruption, { freq: 3 })), { minLength: 1, maxLength: 4 }),
+        chunkPlan) },
+      { weight: 1, arbitrary: goodThenBad(pooledRecipe) }),
     check: 'recipeStream',
     input: ([items, plan]) => ({ items: items.map(([r, c]) => ({ recipe: r, corruption: c })), plan }),
   },

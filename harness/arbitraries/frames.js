@@ -33,6 +33,39 @@ const corruption = fc.oneof(
   }) },
 );
 
+// A corruption no reader accepts, whatever the frame: a header version no
+// Node reads (below 13, above 15, none) or a payload cut inside its header.
+const badFrame = fc.oneof(
+  fc.record({ k: fc.constant('version'), value: fc.constantFrom(null, 12, 16, 255) }),
+  fc.record({ k: fc.constant('truncate'), at: fc.integer({ min: 0, max: 2 }), keepPrefix: fc.constant(false) }),
+);
+
+// A value every codec writes, for a frame whose contents do not matter.
+const plainRecipe = fc.oneof(
+  fc.integer().map((v) => ({ k: 'number', v })),
+  fc.string({ maxLength: 8 }).map((v) => ({ k: 'string', v })),
+  fc.constant({ k: 'null' }),
+);
+
+// Streams of which one read holds a frame that decodes followed by one that
+// cannot, as [items, plan] of the stream property ([[recipe, corruption], ...]):
+// a framer must hand out the first before it fails on the second, as
+// parseChannelMessages does, where one that decodes a whole read before it
+// delivers any of it loses the first. The good frame may begin in a read of
+// its own (`lead` bytes of it), so that a framer finishes a held frame first;
+// the frames after the bad one come in reads of their own. The bad frame holds
+// a plain value: a recipe codec a cannot write would leave no frame, and the
+// read would join the good frame to the next one.
+function goodThenBad(recipe) {
+  return fc.record({
+    good: recipe, bad: plainRecipe, corruption: badFrame, after: fc.array(recipe, { maxLength: 2 }),
+    lead: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 6 }) }),
+  }).map(({ good, bad, corruption, after, lead }) => [
+    [[good, null], [bad, corruption], ...after.map((r) => [r, null])],
+    { k: 'frames', joins: [true], lead },
+  ]);
+}
+
 // A chunk plan: how a stream of `total` bytes is cut into reads.
 const chunkPlan = fc.oneof(
   fc.constant({ k: 'whole' }),
@@ -59,8 +92,23 @@ function chunkSizes(plan, frameLengths) {
       }
       return sizes;
     }
+    case 'frames': {
+      // Reads end where frames do, frame i sharing a read with the next
+      // where joins[i]; the first `lead` bytes come alone in a read before.
+      const sizes = [];
+      let read = 0;
+      frameLengths.forEach((len, i) => {
+        read += len;
+        if (!plan.joins[i] || i === frameLengths.length - 1) {
+          sizes.push(read);
+          read = 0;
+        }
+      });
+      if (plan.lead > 0 && plan.lead < sizes[0]) sizes.splice(0, 1, plan.lead, sizes[0] - plan.lead);
+      return sizes;
+    }
     default: return plan.sizes;
   }
 }
 
-module.exports = { corruption, chunkPlan, chunkSizes };
+module.exports = { corruption, goodThenBad, chunkPlan, chunkSizes };
