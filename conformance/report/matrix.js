@@ -105,7 +105,7 @@ function v8Vectors(result) {
   return {
     source, vectors: rows.length, tests: tests.size, byVerdict, totals: totals(result, rows),
     about: `${rows.length} vectors (${Object.entries(byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}) from ` +
-      `${tests.size} tests of V8's ${source.path} at ${source.commit.slice(0, 12)}, each named after its test; ` +
+      `${tests.size} test${tests.size === 1 ? '' : 's'} of V8's ${source.path} at ${source.commit.slice(0, 12)}, each named after its test; ` +
       'the verdict is what V8\'s test asserts, as Node\'s IPC layer sees it (docs/conformance.md)',
   };
 }

@@ -2,12 +2,17 @@
 // The fast part of the conformance suite: the vectors' expectations are what
 // the reference does today, they cover every tag, view type index and host
 // tag, every pinned binary's codecs run them in process, and each mutant
-// adapter fails at least one of them. The end-to-end part is e2e.test.js.
+// adapter fails at least one of them; V8's own test vectors are what their
+// extraction makes, with V8's verdict as Node's IPC layer sees it. The
+// end-to-end part is e2e.test.js.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { loadVectors, readExpectation } = require('../../conformance/vectors');
+const { v8Vectors, v8VectorOf, loadSource, group, nodeReads } = require('../../conformance/v8-vectors');
+const { extract } = require('../../scripts/extract-v8-vectors');
 const { referenceExpectations, verdictProblem } = require('../../conformance/generate');
 const { runConformance, runCodecColumn, describeBinaries, loadCases } = require('../../conformance/runner');
 const { annotateStream } = require('../../harness/annotate');
@@ -18,7 +23,8 @@ const { pinnedVersions, defaultVersion } = require('../../harness/binaries');
 const { failing } = require('../../conformance/judge');
 const { cli } = require('../fixtures/helpers');
 
-const mutantsDir = path.join(__dirname, '..', '..', 'harness', 'mutants');
+const root = path.join(__dirname, '..', '..');
+const mutantsDir = path.join(root, 'harness', 'mutants');
 
 // What the bytes of every vector contain, by verdict: tag names, view type
 // indices and host-object tags, as the annotated hex dump reads them.
@@ -167,6 +173,29 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
     assert.match(fs.readFileSync(path.join(dir, 'matrix.md'), 'utf8'), /\| tag-2 \| KNOWN \|/);
   });
 
+  it('counts V8\'s vectors per column in a section of their own, in every report', async function () {
+    const out = path.join(dir, 'v8');
+    const only = /^(accept|reject)\/v8\/DecodeOddball-/;
+    const { code } = await cli(['conformance', '--no-fork', '--node', '26.10.0', '--only', only.source,
+      '--report', out]);
+    assert.equal(code, 0);
+    const rows = loadVectors().filter((v) => only.test(v.id));
+    const byVerdict = { accept: rows.filter((v) => v.verdict === 'accept').length };
+    byVerdict.reject = rows.length - byVerdict.accept;
+    const { v8Vectors: v8 } = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+    assert.deepEqual([v8.vectors, v8.tests, v8.byVerdict], [rows.length, 1, byVerdict]);
+    assert.equal(v8.source.commit, loadSource().source.commit);
+    for (const column of ['26.10.0/js', '26.10.0/native', '26.10.0/builtin']) {
+      assert.deepEqual(v8.totals.find((t) => t.column === column).counts, { PASS: rows.length }, column);
+    }
+    const counts = `${byVerdict.accept} accept, ${byVerdict.reject} reject`;
+    const about = `${rows.length} vectors \\(${counts}\\) from 1 test of V8's`;
+    assert.match(fs.readFileSync(path.join(out, 'report.md'), 'utf8'),
+      new RegExp(`## V8's vectors\\n\\n${about}[^]*\\| 26\\.10\\.0 native \\| ${rows.length} \\|`));
+    assert.match(fs.readFileSync(path.join(out, 'matrix.md'), 'utf8'), new RegExp(`### V8's vectors\\n\\n${about}`));
+    assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<h2>V8's vectors<\/h2>/);
+  });
+
   it('names a binary it cannot find in one line, exit 2', async function () {
     const { code, stderr } = await cli(['conformance', '--node', '1.2.3']);
     assert.equal(code, 2);
@@ -189,5 +218,135 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
     const { code, stdout } = await cli(['node', 'list']);
     assert.equal(code, 0);
     for (const version of pinnedVersions()) assert.match(stdout, new RegExp(`^${version.replace(/\./g, '\\.')}\\s+pinned`, 'm'));
+  });
+});
+
+// Written in the form of V8's value-serializer-unittest.cc (not taken from it).
+const sample = String.raw`
+static const uint8_t kTag = 'T';
+
+TEST_F(ValueSerializerTest, DecodeSample) {
+  // A comment holding a byte list: {0xFF, 0x01, 0x02}.
+  DecodeTestFutureVersions({0xFF, 0x09, 0x53, 0x02, 'h', '\0'},
+                           [this](Local<Value> value) {
+                             ExpectScriptTrue("result.length === "
+                                              "2");
+                           });
+#if defined(V8_TARGET_LITTLE_ENDIAN)
+  InvalidDecodeTest({0xFF, 0x0D, kTag});
+#else
+  InvalidDecodeTest({0xFF, 0x0D, 0x99});
+#endif
+  Local<Value> value = DecodeTest({0x54, 0x00});
+  EXPECT_TRUE(value->IsTrue());
+}
+
+TEST_F(ValueSerializerTest, DecodeBuilt) {
+  static const int count = 3;
+  std::vector<uint8_t> payload;
+  payload.push_back(0xFF);
+  payload.push_back(0x0D);
+  for (int i = 0; i < count; i++) {
+    payload.push_back(0x41);
+    payload.push_back(0x01);
+  }
+  InvalidDecodeTest(payload);
+  std::vector<uint8_t> named = {0xFF, 0x09, 0x5F};
+  DecodeTestUpToVersion(11, std::move(named), [](Local<Value> value) {});
+  InvalidDecodeTest(named);
+}
+
+TEST_F(ValueSerializerTest, RoundTripOnly) {
+  RoundTripTest("({})");
+}
+`;
+
+describe('V8\'s serializer test vectors', function () {
+  this.timeout(30_000);
+
+  describe('the extractor', function () {
+    const commit = 'a'.repeat(40);
+    const { vectors, skipped, source } = extract(sample, { commit, currentVersion: 15 });
+    const byId = Object.fromEntries(vectors.map((v) => [v.id, v]));
+
+    it('takes each byte vector with its test, line, helper and what V8 asserts', function () {
+      assert.deepEqual(vectors.map((v) => v.id),
+        ['DecodeSample-1', 'DecodeSample-2', 'DecodeSample-3', 'DecodeBuilt-1', 'DecodeBuilt-2', 'DecodeBuilt-3']);
+      assert.deepEqual(byId['DecodeSample-1'], {
+        id: 'DecodeSample-1', test: 'DecodeSample', fixture: 'ValueSerializerTest', line: 6,
+        helper: 'DecodeTestFutureVersions', v8: 'decodes', bytes: 'ff0953026800',
+        checks: ['ExpectScriptTrue("result.length === 2")'], versions: [9, 'current'],
+      });
+      assert.equal(source.url, `https://github.com/v8/v8/blob/${commit}/test/unittests/objects/value-serializer-unittest.cc`);
+    });
+
+    it('reads file constants and the little-endian branch, never a comment', function () {
+      assert.equal(byId['DecodeSample-2'].bytes, 'ff0d54');
+      assert.equal(byId['DecodeSample-2'].v8, 'rejects');
+      assert.ok(!vectors.some((v) => v.bytes === 'ff0102' || v.bytes === 'ff0d99'));
+    });
+
+    it('gives a direct decode the assertions that follow it', function () {
+      assert.deepEqual(byId['DecodeSample-3'].checks, ['EXPECT_TRUE(value->IsTrue())']);
+    });
+
+    it('keeps counted loops as repeats and follows the helpers that rewrite the version', function () {
+      assert.deepEqual(byId['DecodeBuilt-1'].parts, ['ff0d', { repeat: '4101', count: 3 }]);
+      assert.deepEqual(byId['DecodeBuilt-2'].versions, [9, 11]);
+      // DecodeTestUpToVersion takes the vector by reference and leaves it at version 11.
+      assert.equal(byId['DecodeBuilt-3'].bytes, 'ff0b5f');
+      assert.deepEqual(skipped, []);
+    });
+
+    it('refuses a file with no vectors', function () {
+      assert.throws(() => extract('int main() { return 0; }', { commit, currentVersion: 15 }), /no byte vectors found/);
+    });
+  });
+
+  describe('the committed vectors', function () {
+    const made = v8Vectors();
+    const loaded = loadVectors().filter((v) => v.group === group);
+
+    it('are what the committed extraction makes, seeds included (node scripts/v8-vectors.js --check)', function () {
+      const script = path.join(root, 'scripts', 'v8-vectors.js');
+      const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(loaded.length, made.length);
+    });
+
+    it('each name the test and line they come from, at the commit extracted', function () {
+      const { source } = loadSource();
+      assert.match(source.commit, /^[0-9a-f]{40}$/);
+      for (const vector of loaded) {
+        const from = v8VectorOf(vector.id);
+        assert.ok(from, `${vector.id} comes from no V8 vector`);
+        assert.ok(vector.name.startsWith(from.test), vector.id);
+        assert.match(vector.about, new RegExp(`^V8's ${from.test} \\(${source.url.replace(/[.]/g, '\\.')}#L\\d+\\): `));
+      }
+    });
+
+    it('are accepted only at a header version Node reads, and read through the IPC host-object layer', function () {
+      for (const vector of made.filter((v) => v.kind === 'frame')) {
+        const version = Buffer.from(vector.parts[0], 'hex')[0] === 0xff ? Buffer.from(vector.parts[0], 'hex')[1] : 0;
+        if (vector.verdict === 'accept') {
+          assert.ok(version >= nodeReads[0] && version <= nodeReads[1], `${vector.name}: version ${version}`);
+        }
+        if (version < nodeReads[0] && !/must fail/.test(vector.why)) assert.match(vector.why, /legacy wire format/);
+      }
+      const host = made.find((v) => v.name === 'DecodeSimpleHostObject-1');
+      assert.equal(host.verdict, 'reject');
+      assert.match(host.why, /IPC host-object layer reads a uint32 tag, 0 \(a view\) or 1 \(a copy\), and this one is 84/);
+      const counts = { accept: 0, reject: 0 };
+      for (const v of made) counts[v.verdict]++;
+      assert.ok(counts.accept > 100 && counts.reject > 100, JSON.stringify(counts));
+    });
+
+    it('hold what V8 asserts of its encoder: the frame of its two-byte string pads before the string', function () {
+      const vector = loaded.find((v) => v.name === 'EncodeTwoByteStringUsesPadding');
+      const { afterHeader } = v8VectorOf(vector.id);
+      const frame = readExpectation(vector).serialize.bytes;
+      // 4 bytes of length, then ff 0f, then what V8's test asserts.
+      assert.equal(frame.slice(12, 12 + afterHeader.length), afterHeader);
+    });
   });
 });
