@@ -48,6 +48,10 @@ const reviewCases = [
   { k: 'boxed', of: { k: 'string', v: 'é' } },
 ];
 
+// The side whose code path uses a patch target: the reader's, for the deserializer and the view copy's built-ins.
+const readSide = (target) => (target.of === 'v8.Deserializer' || target.key === 'set' || target.key === 'from' ?
+  'receive' : 'send');
+
 // One seed for each class of value the codecs branch on (see README, "Value
 // classes"): the fuzzers start next to every one of them, every view type
 // index among them.
@@ -86,9 +90,13 @@ const classCases = [
   // Interceptor-backed host objects with keys at the index boundaries.
   ...['env', 'storage'].flatMap((k) => ['2147483647', '2147483648', '4294967295', 'x'].map((key) =>
     ({ k, props: [[key, { k: 'string', v: 'v' }], ['0', num(1)]] }))),
-  // Each world step, on a view (read by the view accessors and the reader's copy) and on an object.
-  ...patchTargets.map((target, i) => ({ k: i % 2 ? 'object' : 'view', ...(i % 2 ? { props: ab } :
-    { type: 'DataView', bytes: '0102' }), tamper: [{ op: 'patch', ...target, side: worldSides[i % 3] }] })),
+  // Each world step, on views every path of the JS codec meets (its view
+  // accessors, a DataView, an unaligned Float64Array's copy), on the side
+  // whose code uses the built-in, and on both.
+  ...patchTargets.flatMap((target) => [readSide(target), 'both'].map((side) => ({ k: 'object', props: [
+    ['a', { k: 'view', type: 'Uint8Array', bytes: '01' }],
+    ['b', { k: 'view', type: 'Float64Array', bytes: '000000000000f03f' }],
+    ['x', { k: 'view', type: 'DataView', bytes: '0102' }]], tamper: [{ op: 'patch', ...target, side }] }))),
   ...worldSides.map((side) => ({ k: 'view', type: 'Float64Array', bytes: '000000000000f03f',
     tamper: [{ op: 'pool', side }] })),
   ...receivingProtoKeys.map(([of, key]) => ({ k: 'view', type: 'DataView', bytes: '01020304',
