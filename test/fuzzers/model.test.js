@@ -20,6 +20,7 @@ const model = require('../../fuzzers/native/model');
 const { Session } = require('../../harness/session');
 const { loadVectors } = require('../../conformance/vectors');
 const jazzerInputs = require('../../fuzzers/jazzer/inputs');
+const { annotateFrame } = require('../../harness/annotate');
 const { root, frame, cli, skipWith } = require('../fixtures/helpers');
 
 const native = path.join(root, '.ipcfuzz', 'native');
@@ -181,13 +182,25 @@ describe('C model of the wire format', function () {
     await checkStreams(session, streams);
   });
 
+  // v8serialize 0.4.0 reads neither the verify-object-count tag (`?`, which
+  // Blink's version 9 writer put before values, as V8's own test vectors keep)
+  // nor the view flags of a version 13 frame; V8 reads both.
+  const v8serializeReads = (f) => {
+    const { segments } = annotateFrame(f);
+    const fields = segments.map((seg) => seg.field);
+    const version13 = segments.some((seg) => seg.field === 'header' && /version 13$/.test(seg.label));
+    return !fields.includes('tag.verify-object-count') && !(version13 && fields.includes('view.flags'));
+  };
+
   it('agrees with v8serialize on the accept vectors', async function () {
     const accepted = [];
     for (const [name, bytes] of await vectorStreams(session, ['accept'])) {
       for (const f of framesOf(bytes)) {
         const verdict = model.decodeFrame(f);
         // v8serialize decodes dates as datetime, which has no invalid time value.
-        if (verdict.ok && !/"t":"date"[^{}]*"v":"NaN"/.test(JSON.stringify(verdict.tree))) accepted.push([name, f, verdict]);
+        if (verdict.ok && v8serializeReads(f) && !/"t":"date"[^{}]*"v":"NaN"/.test(JSON.stringify(verdict.tree))) {
+          accepted.push([name, f, verdict]);
+        }
       }
     }
     const python = spawnSync('python3', [path.join(root, 'scripts', 'v8serialize-tree.py')], {
