@@ -19,13 +19,23 @@ function createFramer() {
   };
 }
 
+// The glue's own built-ins, taken as it loads: one a program replaces (a
+// recipe's patch step) must see the calls of child_process, not of this glue.
+const bufferFrom = Buffer.from;
+const accessor = (key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get;
+const [bufferOf, byteOffsetOf, lengthOf] = ['buffer', 'byteOffset', 'length'].map((key) => {
+  const get = accessor(key);
+  return (view) => Reflect.apply(get, view, []);
+});
+
 // The builtin glue has no payload decoder of its own, only the framer. The
 // harness hands payloads that sit right after their length prefix, so the
 // frame is re-read in place and views keep the payload's alignment.
 function deserialize(payload) {
-  const frame = payload.byteOffset >= 4 &&
-    Buffer.from(payload.buffer, payload.byteOffset - 4, payload.length + 4);
-  if (!frame || frame.readUInt32BE(0) !== payload.length) {
+  const offset = byteOffsetOf(payload);
+  const frame = offset >= 4 &&
+    Reflect.apply(bufferFrom, Buffer, [bufferOf(payload), offset - 4, lengthOf(payload) + 4]);
+  if (!frame || frame.readUInt32BE(0) !== lengthOf(payload)) {
     throw new RangeError('builtin: a payload must follow its own length prefix');
   }
   const [message] = createFramer().push(frame);

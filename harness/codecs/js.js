@@ -44,12 +44,15 @@ class ChildProcessSerializer extends v8.Serializer {
     this._setTreatArrayBufferViewsAsHostObjects(true);
   }
 
+  // The tag first, then the view's classification: the order of the calls
+  // and reads a program can see, as in 26.3's serialization.js and lib/v8.js.
   _writeHostObject(object) {
     if (!isArrayBufferView(object)) {
       this.writeUint32(kNotArrayBufferViewTag);
       this.writeValue({ ...object });
       return;
     }
+    this.writeUint32(kArrayBufferViewTag);
     let index = kBufferIndex;
     if (object.constructor !== Buffer) {
       index = viewTypeToIndex(object);
@@ -60,10 +63,9 @@ class ChildProcessSerializer extends v8.Serializer {
     this._writeView(object, index);
   }
 
-  // The view's tag, type index, byteLength and bytes, read from the view's
+  // The view's type index, byteLength and bytes, read from the view's
   // (overridable) properties as lib/v8.js did.
   _writeView(view, index) {
-    this.writeUint32(kArrayBufferViewTag);
     this.writeUint32(index);
     this.writeUint32(view.byteLength);
     this.writeRawBytes(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
@@ -88,26 +90,34 @@ class ChildProcessDeserializer extends v8.Deserializer {
     if (offset % bytesPerElement === 0) {
       return newView(ctor, this.buffer.buffer, offset, byteLength / bytesPerElement);
     }
-    // Unaligned: copy into a (possibly pooled) Buffer first, as lib/v8.js does.
+    // Unaligned: copy into a (possibly pooled) Buffer first, as lib/v8.js does
+    // (reading this.buffer's buffer and byteOffset again).
     const copy = Buffer.allocUnsafe(byteLength);
-    copy.set(new Uint8Array(this.buffer.buffer, offset, byteLength));
+    copy.set(new Uint8Array(this.buffer.buffer, this.buffer.byteOffset + start, byteLength));
     return newView(ctor, copy.buffer, copy.byteOffset, byteLength / bytesPerElement);
   }
 }
 
+// lib/v8.js constructs FastBuffer directly; Buffer.from() is its public
+// twin, taken as this module loads, so that one a program puts in its place
+// is not called where the JS codec called nothing.
+const bufferFrom = Buffer.from;
+
 function newView(ctor, arrayBuffer, byteOffset, length) {
-  // lib/v8.js constructs FastBuffer directly; Buffer.from() is its public twin.
   return ctor === Buffer ?
-    Buffer.from(arrayBuffer, byteOffset, length) :
+    Reflect.apply(bufferFrom, Buffer, [arrayBuffer, byteOffset, length]) :
     new ctor(arrayBuffer, byteOffset, length);
 }
 
+// As serialization.js's writeChannelMessage: the prefix is set with
+// TypedArray#set from the frame's length, both of which a program can replace.
 function frameWith(ser, value) {
   ser.writeRawBytes(Buffer.allocUnsafe(4));
   ser.writeHeader();
   ser.writeValue(value);
   const frame = ser.releaseBuffer();
-  frame.writeUInt32BE(frame.length - 4, 0);
+  const length = frame.length - 4;
+  frame.set([length >> 24 & 0xFF, length >> 16 & 0xFF, length >> 8 & 0xFF, length & 0xFF], 0);
   return frame;
 }
 
