@@ -112,13 +112,16 @@ async function measureThroughput({ reps, seconds, only, until, onRun = () => {} 
         // shrunk and confirmed there. A run that ended early (a Jazzer.js
         // target stopped by libFuzzer, which `make fuzz` would start again)
         // has saved what it found; the timed runs go on from there.
+        // Its rate is a first `make fuzz`'s: reducing and confirming what it finds included.
+        let first = null;
         if (rep === 0) {
-          await engineRun({ engine, target, screened, seconds: 3 * seconds, seed: 0, trace: os.devNull, findings,
-            timed: false })
+          first = await engineRun({ engine, target, screened, seconds: 3 * seconds, seed: 0, trace: os.devNull,
+            findings, timed: false })
             .catch((err) => console.error(`bench: the untimed run of ${runName({ engine, target, screened })} ` +
-              `ended early, going on: ${whyFailed(err)}`));
+              `ended early, going on: ${whyFailed(err)}`)) ?? null;
         }
         const r = await engineRun({ engine, target, screened, seconds, seed: rep + 1, trace, findings });
+        if (first) r.firstRunExecsPerSecond = first.execsPerSecond;
         const bare = await bareCost(trace, node);
         const barePerExec = bare.seconds / r.traceExecs;
         const run = { ...r, rep, bare, barePerExec, overhead: 1 / r.execsPerSecond / barePerExec };
@@ -139,6 +142,7 @@ function summarizeThroughput(runs) {
     return {
       engine, target, screened,
       execsPerSecond: summarize(of.map((r) => r.execsPerSecond)),
+      firstRunExecsPerSecond: summarize(of.map((r) => r.firstRunExecsPerSecond).filter(Number.isFinite)),
       warmUpExecsPerSecond: engine === 'fast-check' ?
         summarize(of.map((r) => r.warmUp.execs / r.warmUp.seconds)) : null,
       bareMicrosPerExec: summarize(of.map((r) => r.barePerExec * 1e6)),
@@ -170,12 +174,14 @@ function markdown(rows, { before = [] } = {}) {
   const earlier = (r) => before.find((b) => runName(b) === runName(r))?.execsPerSecond;
   const label = (r) => (r.screened ? `${r.target} without screened inputs` : r.target);
   return fmt.table(
-    ['engine', 'target', 'execs/s (goal)', 'execs/s before', `execs/s in the first ${kWarmUpSeconds} s`,
+    ['engine', 'target', 'execs/s (goal)', 'execs/s before', 'execs/s of a first run (reductions in it)',
+      `execs/s in the first ${kWarmUpSeconds} s`,
       'bare codec µs/exec', 'harness overhead (goal)', 'worker crashes per 1000 execs'],
     rows.map((r) => {
       const goal = r.screened ? {} : goals[runName(r)] ?? {};
       return [r.engine, label(r), againstGoal(r.execsPerSecond, goal.execsPerSecond, fmt.rate, true),
-        fmt.range(earlier(r)), fmt.range(r.warmUpExecsPerSecond, fmt.rate), fmt.range(r.bareMicrosPerExec, micros),
+        fmt.range(earlier(r)), fmt.range(r.firstRunExecsPerSecond, fmt.rate),
+        fmt.range(r.warmUpExecsPerSecond, fmt.rate), fmt.range(r.bareMicrosPerExec, micros),
         againstGoal(r.overhead, goal.overhead, times, false),
         fmt.range(r.crashesPerThousand, (x) => x.toFixed(1))];
     }));
