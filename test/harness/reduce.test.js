@@ -197,3 +197,27 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.equal(finding.reduction.steps, 0);
   });
 });
+
+describe('number representation (js against native)', function () {
+  this.timeout(120_000);
+  let session;
+  before(function () {
+    session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+  });
+  after(function () {
+    session.close();
+  });
+
+  // [{ p4: 0.5 }, keyObject] with keyObject.p4 = -497: the JS codec's copy of
+  // the key takes the hidden class {p4: 0.5} made, a double field; the native
+  // codec writes the key's own Smi.
+  it('reports an int32 written as a double when it stands in fresh processes', async function () {
+    const recipe = { k: 'array', items: [{ k: 'object', props: [['p4', { k: 'number', v: 0.5 }]] },
+      { k: 'host', type: 'secret-key', props: [['p4', { k: 'number', v: -497 }]] }] };
+    const result = await session.check('value', { recipe });
+    const found = result.differences.find((d) => d.signature === 'bytes/serialize/number-representation');
+    assert.ok(found, JSON.stringify(result.differences.map((d) => d.signature)));
+    assert.match(found.detail, /a double, b int32|a int32, b double/);
+    assert.equal(await session.confirm('value', { recipe }, found), true);
+  });
+});
