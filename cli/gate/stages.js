@@ -204,8 +204,9 @@ async function reachabilityStage(collector, seconds) {
 async function runGate(options) {
   const started = Date.now();
   const store = new FindingStore(path.join(options.out, 'findings'));
+  // A difference met as the stages end is still reduced, in the time the reports would take.
   const collector = new Collector({ session: options.session, known: options.known, store,
-    deadline: started + (options.budget - kReportSeconds) * 1000 });
+    deadline: started + options.budget * 1000 });
   // The deterministic stages may use the budget but for the time reports take.
   collector.timeLeft = () => options.budget - kReportSeconds - (Date.now() - started) / 1000;
   const stopper = new AbortController();
