@@ -8,7 +8,7 @@ const { spawnSync } = require('node:child_process');
 const { EnvironmentError, UsageError } = require('./errors');
 
 const root = path.resolve(__dirname, '..');
-const defaultVersion = '26.10.0';
+const defaultVersion = '26.12.1';
 const cacheDir = process.env.IPCFUZZ_NODE_CACHE ?? path.join(root, '.ipcfuzz', 'nodes');
 const versionPattern = /^v?(\d+\.\d+\.\d+)$/;
 
@@ -75,7 +75,7 @@ function probeNode(nodePath) {
 function parseVersionList(text) {
   const versions = text.split(/[\s,]+/).filter(Boolean);
   for (const v of versions) {
-    if (!versionPattern.test(v)) throw new UsageError(`${JSON.stringify(v)} is not a version like 26.10.0`);
+    if (!versionPattern.test(v)) throw new UsageError(`${JSON.stringify(v)} is not a version like 26.12.1`);
   }
   return versions.map((v) => versionPattern.exec(v)[1]);
 }

@@ -42,7 +42,7 @@ function parseRuntime(spec) {
     throw new UsageError(`--runtime ${JSON.stringify(spec)}: name deno, bun or NAME@VERSION (e.g. deno@2.9.6)`);
   }
   const [, name, version] = match;
-  if (name === 'node' && !version) throw new UsageError('--runtime node needs a version (node@26.10.0), or use --node');
+  if (name === 'node' && !version) throw new UsageError('--runtime node needs a version (node@26.12.1), or use --node');
   return { name, version };
 }
 

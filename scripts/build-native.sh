@@ -40,7 +40,7 @@ build_addon() {
     return
   fi
   # Headers come from the pinned binary: node-gyp downloads nothing.
-  $gyp rebuild --silent --directory="$src" --nodedir="$PWD/node_modules/node-26.10.0"
+  $gyp rebuild --silent --directory="$src" --nodedir="$PWD/node_modules/node-26.12.1"
   echo "build-native: $src/build/Release/ipcfuzz_model.node"
 }
 
@@ -53,7 +53,7 @@ build_forkserver() {
     return
   fi
   mkdir -p "$out"
-  cc -O2 -std=gnu11 -Wall -Wextra -shared -fPIC -I node_modules/node-26.10.0/include/node \
+  cc -O2 -std=gnu11 -Wall -Wextra -shared -fPIC -I node_modules/node-26.12.1/include/node \
     -DNODE_GYP_MODULE_NAME=forkserver -o "$out/forkserver.node.tmp" harness/forkserver/forkserver.c -ldl
   mv "$out/forkserver.node.tmp" "$out/forkserver.node"
   echo "build-native: $out/forkserver.node"

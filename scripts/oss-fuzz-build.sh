@@ -35,7 +35,7 @@ for target in value frame stream; do
 # libFuzzer flags and inputs pass through; fuzzers/jazzer/oss-fuzz.js says how a difference crashes.
 this_dir=\$(dirname "\$0")
 cd "\$this_dir/$project"
-exec node_modules/node-26.10.0/bin/node --expose-internals --no-warnings fuzzers/jazzer/oss-fuzz.js \\
+exec node_modules/node-26.12.1/bin/node --expose-internals --no-warnings fuzzers/jazzer/oss-fuzz.js \\
   fuzzers/jazzer/$target.js "\$@"
 WRAPPER
   chmod +x "$OUT/$name"

@@ -32,7 +32,7 @@ describe('ipcfuzz CLI', function () {
   });
 
   describe('info', function () {
-    it('describes 26.10.0 as having ipc_serdes and 26.3.1 as not', async function () {
+    it('describes 26.12.1 as having ipc_serdes and 26.3.1 as not', async function () {
       const [current, old] = await Promise.all([
         cli(['info', '--json']),
         cli(['info', '--node', '26.3.1', '--json']),
@@ -41,7 +41,7 @@ describe('ipcfuzz CLI', function () {
       assert.equal(old.code, 0);
       const a = JSON.parse(current.stdout);
       const b = JSON.parse(old.stdout);
-      assert.deepEqual([a.node, a.ipcSerdes, a.path], ['v26.10.0', true, node26]);
+      assert.deepEqual([a.node, a.ipcSerdes, a.path], ['v26.12.1', true, node26]);
       assert.deepEqual([b.node, b.ipcSerdes, b.builtin], ['v26.3.1', false, true]);
     });
   });
@@ -50,8 +50,8 @@ describe('ipcfuzz CLI', function () {
     it('when both codecs agree', async function () {
       const { code, stdout, stderr } = await cli(['diff', '--recipe', sameRecipe]);
       assert.equal(code, 0, stderr);
-      assert.match(stdout, /^a: js in node v26\.10\.0$/m);
-      assert.match(stdout, /^b: native in node v26\.10\.0$/m);
+      assert.match(stdout, /^a: js in node v26\.12\.1$/m);
+      assert.match(stdout, /^b: native in node v26\.12\.1$/m);
       assert.match(stdout, /^SAME$/m);
     });
 
@@ -115,7 +115,7 @@ describe('ipcfuzz CLI', function () {
       assert.equal(code, 1);
       const result = JSON.parse(stdout);
       assert.deepEqual([result.sides.a.codec, result.sides.a.node, result.sides.b.node], ['builtin', node263, node26]);
-      // 26.3.1's builtin glue is the JS codec, 26.10.0's the native one.
+      // 26.3.1's builtin glue is the JS codec, 26.12.1's the native one.
       const { a, b } = result.outcomes.stream;
       assert.deepEqual([a.reads[0].error.code, b.reads[0].error.code], ['ERR_INTERNAL_ASSERTION', 'ERR_INVALID_STATE']);
     });
@@ -124,7 +124,7 @@ describe('ipcfuzz CLI', function () {
       const wrapped = path.join('test', 'fixtures', 'wrapped-js.js');
       const { code, stdout } = await cli(['diff', '--recipe', sameRecipe, '--b', wrapped]);
       assert.equal(code, 0);
-      assert.match(stdout, /^b: .*wrapped-js\.js in node v26\.10\.0$/m);
+      assert.match(stdout, /^b: .*wrapped-js\.js in node v26\.12\.1$/m);
     });
 
     it('give a hang within --timeout', async function () {

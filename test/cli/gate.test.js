@@ -47,7 +47,7 @@ describe('ipcfuzz gate', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('fails on the pinned 26.10.0 and lists its real differences, each with a repro', function () {
+  it('fails on the pinned 26.12.1 and lists its real differences, each with a repro', function () {
     assert.equal(first.status, 1, first.stderr);
     assert.match(first.stdout, /FAIL: \d+ new difference/);
     const summary = first.read('summary.md');
@@ -86,7 +86,7 @@ describe('ipcfuzz gate', function () {
     const defaults = require('../../harness/known').loadKnown().length;
     const added = JSON.parse(fs.readFileSync(known, 'utf8')).entries.slice(defaults);
     assert.ok(added.length >= 3);
-    for (const e of added) assert.deepEqual(e.scope, { a: 'js', b: 'native', node: '>=26.10.0' });
+    for (const e of added) assert.deepEqual(e.scope, { a: 'js', b: 'native', node: '>=26.12.1' });
     const second = gate(path.join(dir, 'second'), '--known', known);
     assert.equal(second.status, 0, second.stdout);
     assert.match(second.read('summary.md'), /^## ✅ ipcfuzz gate: no new difference/);
@@ -127,12 +127,12 @@ describe('ipcfuzz gate', function () {
   });
 
   it('runs codec a in the base binary and codec b in the head binary', function () {
-    const run = gate(path.join(dir, 'base'), '--base-node', '26.3.1', '--node', '26.10.0',
+    const run = gate(path.join(dir, 'base'), '--base-node', '26.3.1', '--node', '26.12.1',
       '--a', 'builtin', '--b', 'builtin');
     assert.equal(run.status, 1, run.stderr);
     const summary = run.read('summary.md');
     assert.match(summary, /Codec \*\*a\*\*: `builtin` in node v26\.3\.1/);
-    assert.match(summary, /Codec \*\*b\*\*: `builtin` in node v26\.10\.0/);
+    assert.match(summary, /Codec \*\*b\*\*: `builtin` in node v26\.12\.1/);
     assert.match(summary, /crash\/serialize\/b:crash SIGSEGV/);
   });
 });
@@ -171,7 +171,7 @@ describe('gate summary.md', function () {
 
   const summary = (n) => summaryMarkdown({
     verdict: 'fail', findings: findings.slice(0, n), seconds: 12, known: {}, stale: [],
-    sides: { a: { codec: 'js', version: 'v26.10.0' }, b: { codec: 'native', version: 'v26.10.0' } },
+    sides: { a: { codec: 'js', version: 'v26.12.1' }, b: { codec: 'native', version: 'v26.12.1' } },
     stages: [{
       name: 'properties (fixed seed)', seconds: 10,
       cases: findings.slice(0, n).map(({ difference: { signature } }) =>

@@ -17,7 +17,7 @@ describe('Node.js version check', function () {
 
   it('accepts exactly the versions of ^20.17.0 || >=22.9.0', function () {
     const range20 = '^20.17.0 || >=22.9.0';
-    for (const v of ['20.17.0', '20.20.2', '22.9.0', '22.12.0', '24.0.0', '26.10.0']) {
+    for (const v of ['20.17.0', '20.20.2', '22.9.0', '22.12.0', '24.0.0', '26.12.1']) {
       assert.ok(satisfies(v, range20), v);
     }
     for (const v of ['18.20.4', '20.16.9', '20.9.0', '21.7.3', '22.8.0', '16.0.0']) {

@@ -116,8 +116,8 @@ describe('conformance vectors', function () {
       }
     });
 
-    it('the native codec of 26.10.0 was judged on every vector', function () {
-      const states = cellsOf('26.10.0/native').map(([id, cell]) => {
+    it('the native codec of 26.12.1 was judged on every vector', function () {
+      const states = cellsOf('26.12.1/native').map(([id, cell]) => {
         if (failing.has(cell.state)) console.log(`      ${cell.state} ${id}: ${cell.differences[0]?.detail ?? ''}`);
         return cell.state;
       });
@@ -127,7 +127,7 @@ describe('conformance vectors', function () {
   });
 
   describe('every mutant adapter fails at least one vector', function () {
-    const [binary] = describeBinaries(['26.10.0']);
+    const [binary] = describeBinaries(['26.12.1']);
     const { vectors: cases } = loadCases();
     const known = loadKnown();
 
@@ -148,7 +148,7 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
   this.timeout(60_000);
   let dir;
   const mutant = path.join(mutantsDir, 'any-host-tag.js');
-  const args = () => ['conformance', '--no-fork', '--node', '26.10.0', '--codec', mutant,
+  const args = () => ['conformance', '--no-fork', '--node', '26.12.1', '--codec', mutant,
     '--only', '^reject/host/tag-2$', '--report', dir];
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-conformance-')); });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -156,7 +156,7 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
   it('exits 1 on a failure not in the known-differences list, and names it', async function () {
     const { code, stdout } = await cli(args());
     assert.equal(code, 1);
-    assert.match(stdout, /1 new failure:\n\s+FAIL\s+reject\/host\/tag-2\s+\[26\.10\.0 any-host-tag\]/);
+    assert.match(stdout, /1 new failure:\n\s+FAIL\s+reject\/host\/tag-2\s+\[26\.12\.1 any-host-tag\]/);
   });
 
   it('exits 0 when every difference is known, and writes the reports', async function () {
@@ -168,7 +168,7 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
     const { code } = await cli([...args(), '--known', known]);
     assert.equal(code, 0);
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
-    assert.equal(report.rows[0].cells['26.10.0/any-host-tag'].state, 'KNOWN');
+    assert.equal(report.rows[0].cells['26.12.1/any-host-tag'].state, 'KNOWN');
     assert.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), /<table class="matrix">[^]*KNOWN/);
     assert.match(fs.readFileSync(path.join(dir, 'matrix.md'), 'utf8'), /\| tag-2 \| KNOWN \|/);
   });
@@ -176,7 +176,7 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
   it('counts V8\'s vectors per column in a section of their own, in every report', async function () {
     const out = path.join(dir, 'v8');
     const only = /^(accept|reject)\/v8\/DecodeOddball-/;
-    const { code } = await cli(['conformance', '--no-fork', '--node', '26.10.0', '--only', only.source,
+    const { code } = await cli(['conformance', '--no-fork', '--node', '26.12.1', '--only', only.source,
       '--report', out]);
     assert.equal(code, 0);
     const rows = loadVectors().filter((v) => only.test(v.id));
@@ -185,13 +185,13 @@ describe('ipcfuzz conformance and ipcfuzz node', function () {
     const { v8Vectors: v8 } = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
     assert.deepEqual([v8.vectors, v8.tests, v8.byVerdict], [rows.length, 1, byVerdict]);
     assert.equal(v8.source.commit, loadSource().source.commit);
-    for (const column of ['26.10.0/js', '26.10.0/native', '26.10.0/builtin']) {
+    for (const column of ['26.12.1/js', '26.12.1/native', '26.12.1/builtin']) {
       assert.deepEqual(v8.totals.find((t) => t.column === column).counts, { PASS: rows.length }, column);
     }
     const counts = `${byVerdict.accept} accept, ${byVerdict.reject} reject`;
     const about = `${rows.length} vectors \\(${counts}\\) from 1 test of V8's`;
     assert.match(fs.readFileSync(path.join(out, 'report.md'), 'utf8'),
-      new RegExp(`## V8's vectors\\n\\n${about}[^]*\\| 26\\.10\\.0 native \\| ${rows.length} \\|`));
+      new RegExp(`## V8's vectors\\n\\n${about}[^]*\\| 26\\.12\\.1 native \\| ${rows.length} \\|`));
     assert.match(fs.readFileSync(path.join(out, 'matrix.md'), 'utf8'), new RegExp(`### V8's vectors\\n\\n${about}`));
     assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<h2>V8's vectors<\/h2>/);
   });

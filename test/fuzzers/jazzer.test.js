@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process');
 const { resolveNode, root } = require('../../harness/binaries');
 const { targets } = require('../../fuzzers/jazzer/engine');
 
-const node = resolveNode('26.10.0');
+const node = resolveNode('26.12.1');
 const jazzerDir = path.join(root, 'fuzzers', 'jazzer');
 const launcher = path.join(jazzerDir, 'launch.js');
 
@@ -31,7 +31,7 @@ describe('Jazzer.js engine', function () {
   before(() => { out = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-jazzer-')); });
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  for (const [label, nodePath] of [[`${process.version}, which runs the harness`, process.execPath], ['26.10.0', node]]) {
+  for (const [label, nodePath] of [[`${process.version}, which runs the harness`, process.execPath], ['26.12.1', node]]) {
     it(`loads its native fuzzer and finds a planted bug in node ${label}`, function () {
       const smokeScript = path.join(root, 'scripts', 'jazzer-smoke.js');
       const smoke = spawnSync(process.execPath, [smokeScript, '--node', nodePath, '--time', '60'],
@@ -54,7 +54,7 @@ describe('Jazzer.js engine', function () {
       }
     });
 
-    it(`${target}: replays its seed corpus against the native codec of 26.10.0, surviving its crashes`, function () {
+    it(`${target}: replays its seed corpus against the native codec of 26.12.1, surviving its crashes`, function () {
       const { run, findings } = replaySeeds(target, 'native', path.join(out, target));
       assert.equal(run.status, 0, run.stderr.slice(-2000));
       assert.match(run.stderr, /INITED|Done \d+ runs/);

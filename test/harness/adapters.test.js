@@ -19,7 +19,7 @@ const objectA1 = frame('ff0f 6f 220161 4902 7b01');
 const badHostTag = frame('ff0f 5c02 49');
 
 const sides = [
-  ['26.10.0', 'js'], ['26.10.0', 'native'], ['26.10.0', 'builtin'],
+  ['26.12.1', 'js'], ['26.12.1', 'native'], ['26.12.1', 'builtin'],
   ['26.3.1', 'js'], ['26.3.1', 'builtin'],
 ];
 
@@ -32,7 +32,7 @@ const summary = (read) => ({
 describe('codec adapters', function () {
   const workers = {};
   before(function () {
-    workers['26.10.0'] = new WorkerProcess(node26);
+    workers['26.12.1'] = new WorkerProcess(node26);
     workers['26.3.1'] = new WorkerProcess(node263);
   });
   after(function () {
@@ -76,7 +76,7 @@ describe('codec adapters', function () {
         const out = await run({ op: 'deserialize', bytes: badHostTag.slice(8) });
         assert.equal(out.kind, 'reject');
         // Native glue throws ERR_INVALID_STATE; the JS codecs fail an internal assert.
-        const nativeGlue = codec === 'native' || (codec === 'builtin' && version === '26.10.0');
+        const nativeGlue = codec === 'native' || (codec === 'builtin' && version === '26.12.1');
         assert.equal(out.error.code, nativeGlue ? 'ERR_INVALID_STATE' : 'ERR_INTERNAL_ASSERTION');
       });
 
@@ -126,13 +126,13 @@ describe('codec adapters', function () {
 
   describe('a user adapter file', function () {
     const adapter = fixture('wrapped-js.js');
-    const run = (request) => workers['26.10.0'].request({ ...request, codec: adapter });
+    const run = (request) => workers['26.12.1'].request({ ...request, codec: adapter });
 
     it('serializes and decodes like the codec it wraps', async function () {
       const recipe = { k: 'array', items: [{ k: 'view', type: 'Buffer', bytes: 'ff' }, { k: 'bigint', v: '-7' }] };
       const [mine, js] = await Promise.all([
         run({ op: 'serialize', input: { recipe } }),
-        workers['26.10.0'].request({ op: 'serialize', codec: 'js', input: { recipe } }),
+        workers['26.12.1'].request({ op: 'serialize', codec: 'js', input: { recipe } }),
       ]);
       assert.equal(mine.kind, 'ok');
       assert.equal(mine.bytes, js.bytes);
@@ -164,7 +164,7 @@ describe('codec adapters', function () {
 
     it('that breaks the contract is refused with a usage error', async function () {
       await assert.rejects(
-        workers['26.10.0'].request({ op: 'deserialize', codec: fixture('no-deserialize.js'), bytes: 'ff0f4902' }),
+        workers['26.12.1'].request({ op: 'deserialize', codec: fixture('no-deserialize.js'), bytes: 'ff0f4902' }),
         (err) => err instanceof UsageError && /deserialize\(\)/.test(err.message));
     });
 

@@ -14,7 +14,7 @@ const { loadKnown } = require('../../harness/known');
 const { runProperties } = require('../../properties/engine');
 
 const num = (v) => ({ k: 'number', v });
-// A MessagePort with an index key: ipc_serdes in 26.10.0 dies on it (SIGSEGV).
+// A MessagePort with an index key: ipc_serdes in 26.12.1 dies on it (SIGSEGV).
 const crasher = { recipe: { k: 'port', props: [['0', num(1)]] } };
 
 describe('batches of checks', function () {
@@ -206,7 +206,7 @@ describe('batches of checks', function () {
     {
       name: 'across two binaries, operations gathered or not',
       open: (gather) => new Session({
-        a: { codec: 'builtin', node: '26.3.1' }, b: { codec: 'native', node: '26.10.0' }, timeoutMs: 120_000, gather,
+        a: { codec: 'builtin', node: '26.3.1' }, b: { codec: 'native', node: '26.12.1' }, timeoutMs: 120_000, gather,
       }),
       used: (stats) => stats.gathered > 0,
       // A crash of the native codec, found where its operation was gathered with

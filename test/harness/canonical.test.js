@@ -2,7 +2,7 @@
 // Canonical trees: everything a user could observe of a decoded value, as
 // JSON that compares with deep equality. canonical.js needs no internals, so
 // most rules are checked in this process; the rules about frames and codec
-// copies are checked on real decodes in 26.10.0.
+// copies are checked on real decodes in 26.12.1.
 const assert = require('node:assert/strict');
 const { canonicalize } = require('../../harness/canonical');
 const { treeDiff } = require('../../harness/compare');
@@ -341,7 +341,7 @@ describe('canonical trees', function () {
 
     it('lists the same properties of views with the binary\'s internals, without listing indices', async function () {
       this.timeout(30_000);
-      // Runs here (node without internals) and in 26.10.0 with them; counts the views whose every key was listed.
+      // Runs here (node without internals) and in 26.12.1 with them; counts the views whose every key was listed.
       function describeViews(canonicalize) {
         const ownKeys = Reflect.ownKeys;
         let listed = 0;
@@ -500,7 +500,7 @@ describe('canonical trees', function () {
     });
   });
 
-  describe('on values decoded in 26.10.0', function () {
+  describe('on values decoded in 26.12.1', function () {
     const session = useSession();
 
     const decode = (side, payloadHex) =>

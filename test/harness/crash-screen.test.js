@@ -44,7 +44,7 @@ describe('crash screen', function () {
 
   // What the screen claims of the binary: an own index key on a host object
   // crashes it, one on a prototype does not.
-  it('lets through only what ipc_serdes of 26.10.0 does not crash on', function () {
+  it('lets through only what ipc_serdes of 26.12.1 does not crash on', function () {
     this.timeout(60_000);
     const worker = new SyncWorker(node26, { timeoutMs: 10_000 });
     try {

@@ -69,7 +69,7 @@ describe('known differences', function () {
   });
 
   describe('scope', function () {
-    const sides = (a, b, node = 'v26.10.0') => ({ a: { codec: a }, b: { codec: b, info: { node } } });
+    const sides = (a, b, node = 'v26.12.1') => ({ a: { codec: a }, b: { codec: b, info: { node } } });
     const applies = (scope, run) => splitByScope(parseKnown(list([{ ...entry('e', 'bytes'), scope }]), 'l.json'), run)
       .applies.map((e) => e.id);
 
@@ -90,14 +90,14 @@ describe('known differences', function () {
       const range = { node: '>=24.19.0 <25.0.0 || >=26.4.0' };
       assert.deepEqual(['v24.19.0', 'v24.18.9', 'v25.1.0', 'v26.3.1', 'v26.4.0', 'v27.0.0']
         .map((v) => applies(range, sides('js', 'native', v)).length), [1, 0, 0, 0, 1, 1]);
-      assert.deepEqual(applies({ node: '=26.10.0' }, sides('js', 'native', 'v26.10.0')), ['e']);
-      assert.deepEqual(applies({ node: '<26.10.0' }, sides('js', 'native', 'v26.10.0')), []);
+      assert.deepEqual(applies({ node: '=26.12.1' }, sides('js', 'native', 'v26.12.1')), ['e']);
+      assert.deepEqual(applies({ node: '<26.12.1' }, sides('js', 'native', 'v26.12.1')), []);
     });
 
     it('is what --emit-known writes for a run, and that scope holds the run', function () {
-      const run = { a: { codec: 'native' }, b: { codec: '/x/my-codec.js', info: { node: 'v26.10.0' } } };
+      const run = { a: { codec: 'native' }, b: { codec: '/x/my-codec.js', info: { node: 'v26.12.1' } } };
       const scope = scopeOf(run);
-      assert.deepEqual(scope, { a: 'native', b: 'my-codec.js', node: '>=26.10.0' });
+      assert.deepEqual(scope, { a: 'native', b: 'my-codec.js', node: '>=26.12.1' });
       assert.deepEqual(applies(scope, run), ['e']);
     });
 

@@ -25,7 +25,7 @@ describe('outcomes and counts', function () {
 
   it('renders a result where one side crashed and the other ran user code', function () {
     const { renderResult } = require('../../harness/report');
-    const info = { node: 'v26.10.0' };
+    const info = { node: 'v26.12.1' };
     const sides = { a: { codec: 'js', info }, b: { codec: 'native', info } };
     const a = { kind: 'ok', bytes: '00000004ff0f4902', effects: ['get x'] };
     const b = { kind: 'crash', signal: 'SIGSEGV', code: null };

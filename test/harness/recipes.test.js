@@ -1,5 +1,5 @@
 'use strict';
-// Value recipes: every kind and tampering step builds (in a 26.10.0 worker)
+// Value recipes: every kind and tampering step builds (in a 26.12.1 worker)
 // the value it describes, and a malformed recipe is a RecipeError naming the
 // JSON path of the offending node.
 const assert = require('node:assert/strict');

@@ -1,5 +1,5 @@
 'use strict';
-// The properties against the real native codec of 26.10.0 (and against what
+// The properties against the real native codec of 26.12.1 (and against what
 // child_process runs there, `builtin`). What they find is printed, not failed
 // on: the tests hold the tool to its word instead: the native codec was
 // really exercised, and every finding replays from its folder, through
@@ -16,7 +16,7 @@ const { isSharedDefect } = require('../../harness/roundtrip');
 
 const cli = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');
 
-describe('properties: js against the native codec of 26.10.0', function () {
+describe('properties: js against the native codec of 26.12.1', function () {
   this.timeout(240_000);
   let summary;
   let dir;
@@ -50,7 +50,7 @@ describe('properties: js against the native codec of 26.10.0', function () {
       assert.equal(meta.signature, finding.difference.signature);
       assert.match(fs.readFileSync(path.join(finding.folder, 'report.txt'), 'utf8'), /verdict/);
       if (finding.difference.tier === 'crash') continue;  // a crash replays below, through diff
-      const repro = spawnSync(resolveNode('26.10.0'), ['--expose-internals', '--no-warnings',
+      const repro = spawnSync(resolveNode('26.12.1'), ['--expose-internals', '--no-warnings',
         path.join(finding.folder, 'repro.js')], { encoding: 'utf8', timeout: 60_000 });
       // A defect both codecs share is no difference between them: SAME, as fuzz and gate count it.
       const shared = isSharedDefect(finding.difference.signature);
@@ -73,7 +73,7 @@ describe('properties: js against the native codec of 26.10.0', function () {
   });
 });
 
-describe('properties: js against builtin in 26.10.0', function () {
+describe('properties: js against builtin in 26.12.1', function () {
   this.timeout(120_000);
 
   it('runs every property and reports what it finds', async function () {
