@@ -60,6 +60,15 @@ class FindingStore {
       .filter((f) => fs.existsSync(path.join(f, kMeta)));
   }
 
+  // The text of a file of a finding's folder, or null where it is not there.
+  static readText(folder, file) {
+    try {
+      return fs.readFileSync(path.join(folder, file), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
   // The parsed finding.json of a finding's folder.
   static read(folder) {
     return JSON.parse(fs.readFileSync(path.join(folder, kMeta), 'utf8'));

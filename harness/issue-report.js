@@ -7,9 +7,9 @@
 // difference shows through child_process, repro.js with a note when not. A
 // crash or hang a peer's message causes goes to Node's security policy.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { describe, describeOutcome } = require('./report');
+const { FindingStore } = require('./findings');
 const { platform } = require('./reach/round-trip');
 
 // GitHub takes 65,536 characters in an issue's body: a longer script is attached, not pasted.
@@ -32,14 +32,6 @@ function fence(text, lang = '') {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const marks = '`'.repeat(longest + 1);
   return `${marks}${lang}\n${text.replace(/\n$/, '')}\n${marks}`;
-}
-
-function readText(folder, file) {
-  try {
-    return fs.readFileSync(path.join(folder, file), 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 // What one codec did with the input, called directly (finding.json's outcomes).
@@ -76,7 +68,7 @@ function stepsOf(meta, reach, reachable, folder) {
       'sends it the value with `child.send()`' :
       `has the child write ${bytes.length / 2} bytes straight into its end of the IPC channel (fd 3)` +
       `${meta.type === 'stream' ? ', a piece at a time' : ''} and send one more message after them`;
-    const script = readText(folder, 'repro-fork.js') ?? '';
+    const script = FindingStore.readText(folder, 'repro-fork.js') ?? '';
     const lines = [
       'Save the script below as `repro-fork.js` and run it with the affected build, then with Node.js ' +
         `${reach.reference.version}:`, '', fence('$ node repro-fork.js', 'console'), '',
@@ -98,7 +90,7 @@ function stepsOf(meta, reach, reachable, folder) {
       `and in Node.js ${reach.reference.version}, and both behaved alike (${reach.build.saw.slice(1).join('; ')}).` :
     `This has not been checked through child_process (${reach.verdict}); \`npx ipcfuzz report <finding folder>\` ` +
       'checks it and writes this report again.';
-  const script = readText(folder, 'repro.js') ?? '';
+  const script = FindingStore.readText(folder, 'repro.js') ?? '';
   const lines = [
     `> **Note:** ${clip(why)} These steps call the codec directly, through internal APIs.`, '',
     'Run `repro.js` with the affected build:', '', fence('$ node --expose-internals repro.js', 'console'), '',

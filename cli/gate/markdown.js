@@ -6,10 +6,9 @@
 // summary stays under kLimit whatever the number of findings, the full
 // report and repro of each finding being in its folder of the artifacts.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const { verdictRows } = require('../../harness/report');
-const { reductionText } = require('../../harness/findings');
+const { FindingStore, reductionText } = require('../../harness/findings');
 
 const kLimit = 60_000;
 // Left for what may be appended after (the --bench table is about 2,000).
@@ -22,14 +21,6 @@ const fence = (text, lang = '') => `\`\`\`${lang}\n${text.replace(/```/g, '`\u20
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 const clip = (text, width) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
-
-function read(folder, file) {
-  try {
-    return fs.readFileSync(path.join(folder, file), 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 // Outcomes and annotated frames of report.txt, cut to a few lines.
 function excerpt(report, maxLines) {
@@ -44,7 +35,7 @@ function excerpt(report, maxLines) {
 }
 
 function findingSection(number, f, maxLines) {
-  const meta = JSON.parse(read(f.folder, 'finding.json') ?? '{}');
+  const meta = JSON.parse(FindingStore.readText(f.folder, 'finding.json') ?? '{}');
   const tierRows = verdictRows(meta.differences ?? [f.difference]).filter((row) => !/^\s+\S+\s+same$/.test(row));
   // Relative to --out, the folder of summary.md: findings/<name>.
   const folder = `findings/${path.basename(f.folder)}`;
@@ -53,7 +44,8 @@ function findingSection(number, f, maxLines) {
     `Input: ${reductionText(meta.reduction ?? f.reduction)}; met ${f.met ?? 1} time${f.met > 1 ? 's' : ''}.`, '',
     `${capitalized(meta.reachability?.verdict ?? 'reachability not checked')}.`, '',
     'Tiers:', '', fence(tierRows.join('\n')), '',
-    'Outcomes and annotated frame (excerpt):', '', fence(excerpt(read(f.folder, 'report.txt'), maxLines)), '',
+    'Outcomes and annotated frame (excerpt):', '',
+    fence(excerpt(FindingStore.readText(f.folder, 'report.txt'), maxLines)), '',
     `Replay: \`${meta.replay ?? 'see finding.json'}\`  `,
     `Full report and standalone repro in the artifacts: \`${folder}/report.txt\`, ` +
       `\`node --expose-internals ${folder}/repro.js\`; through child_process, public APIs only: ` +
