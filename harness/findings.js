@@ -393,7 +393,8 @@ class FindingRecorder {
   // input does not show it again. Without a check function, the input as it came.
   * #reduce(result, difference) {
     const { type, input } = result;
-    const unreduced = { from: sizeOf(type, input), to: sizeOf(type, input), steps: 0, checks: 0, ms: 0 };
+    const size = sizeOf(type, input);
+    const unreduced = { from: size, to: size, steps: 0, checks: 0, ms: 0 };
     // A value module is code: there is nothing to take out of it.
     const reducible = type === 'frame' || type === 'stream' || input.recipe !== undefined;
     if (!this.checker) return { result, difference, reduction: { ...unreduced, status: 'not reduced' } };

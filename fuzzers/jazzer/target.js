@@ -148,6 +148,8 @@ function fuzzOne(target, data) {
     recorder.countAgain(() => session.checkInFull(type, input), difference);
     announce('seen-again', difference.signature);
   }
+  if (!fresh.length) return;
+  // Spelled out only for an input with a new difference: this runs for every input.
   const origin = { engine: 'jazzer', target, input: Buffer.from(data).toString('hex') };
   for (const difference of fresh) {
     for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
