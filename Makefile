@@ -7,7 +7,7 @@ FUZZ_OUT         ?= findings
 PROPERTY_SECONDS ?= 300
 A                ?= js
 B                ?= native
-# Empty: ipcfuzz's own default, the newest pinned release (harness/binaries.js).
+# Empty: ipcfuzz's own default, the newest pinned release (harness/base/binaries.js).
 NODE             ?=
 BASE_NODE        ?=
 GATE_BUDGET      ?= 240
@@ -38,13 +38,13 @@ help:
 	@echo "make gate          the CI gate for a build (NODE=path|version, BASE_NODE=, GATE_BUDGET=$(GATE_BUDGET))"
 	@echo "make oss-fuzz-check  build the OSS-Fuzz targets and check them by the platform's rules (OSS_FUZZ_CHECK_SECONDS=20)"
 
-install: node_modules/.package-lock.json harness/forkserver/build/forkserver.node
+install: node_modules/.package-lock.json harness/run/forkserver/build/forkserver.node
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci
 
 # Without cc it is not made, and the synchronous workers start as new node processes.
-harness/forkserver/build/forkserver.node: harness/forkserver/forkserver.c node_modules/.package-lock.json
+harness/run/forkserver/build/forkserver.node: harness/run/forkserver/forkserver.c node_modules/.package-lock.json
 	@scripts/build-native.sh forkserver
 
 # Lint first: a style or layering error fails before the long suites start.

@@ -1,8 +1,9 @@
 'use strict';
 // `make lint`: a subset of the rules Node core lints lib/ and test/ with, and
 // one rule of this project's own: the harness is the ground floor, so a file
-// under harness/ requires only other harness files, Node built-ins, npm
-// packages and package.json, never the engines, the conformance suite or the command line.
+// under harness/ requires only harness files of its own room or of a room
+// below it, Node built-ins, npm packages and package.json, never the engines,
+// the conformance suite or the command line.
 
 const path = require('node:path');
 const js = require('@eslint/js');
@@ -26,22 +27,69 @@ function requiredPath(node) {
   return undefined;
 }
 
+// The rooms of harness/, each with the rooms below it that it may require
+// (docs/architecture.md). A room's files require each other freely.
+const harnessRooms = {
+  base: [],
+  wire: ['base'],
+  codecs: ['base'],
+  mutants: ['codecs', 'base'],
+  recipes: ['wire', 'base'],
+  arbitraries: ['recipes', 'wire', 'base'],
+  oracle: ['recipes', 'codecs', 'wire', 'base'],
+  run: ['oracle', 'recipes', 'codecs', 'wire', 'base'],
+  findings: ['oracle', 'recipes', 'codecs', 'wire', 'base'],
+  observe: ['oracle', 'recipes', 'codecs', 'wire', 'base'],
+};
+// Packages that are engine code: only the arbitraries, which the engines
+// take their generators from, may load them, never what runs in a worker.
+const enginePackages = /^(fast-check|mocha)(\/|$)|^@jazzer\.js\//;
+
+const roomOf = (file) => {
+  const rel = path.relative(harnessDir, file);
+  if (rel.startsWith('..')) return undefined;
+  const parts = rel.split(path.sep);
+  // A room named as a folder (`require('../codecs')`) is that room.
+  return parts.length > 1 || parts[0] in harnessRooms ? parts[0] : '';
+};
+
 const harnessFloor = {
   meta: {
     type: 'problem',
-    docs: { description: 'a file under harness/ requires nothing outside harness/ but built-ins and packages' },
-    messages: { above: "harness/ must not require '{{name}}': it lies outside harness/" },
+    docs: { description: 'a harness file requires only its own room, the rooms below it, built-ins and packages' },
+    messages: {
+      above: "harness/ must not require '{{name}}': it lies outside harness/",
+      room: "harness/{{from}}/ must not require '{{name}}': {{to}}/ is not a room below it",
+      loose: 'a harness file lives in one of the rooms: {{rooms}}',
+      engine: "harness/{{from}}/ must not load '{{name}}': it is engine code, for harness/arbitraries/ only",
+    },
     schema: [],
   },
   create(context) {
     const file = context.physicalFilename;
+    const from = roomOf(file);
     return {
+      Program(node) {
+        if (from === '' || (from !== undefined && !(from in harnessRooms))) {
+          context.report({ node, messageId: 'loose', data: { rooms: Object.keys(harnessRooms).join(', ') } });
+        }
+      },
       CallExpression(node) {
         const name = requiredPath(node);
-        if (name === undefined || !/^\.{1,2}(\/|$)/.test(name)) return;
+        if (name === undefined) return;
+        if (!/^\.{1,2}(\/|$)/.test(name)) {
+          if (enginePackages.test(name) && from !== 'arbitraries') {
+            context.report({ node, messageId: 'engine', data: { from, name } });
+          }
+          return;
+        }
         const target = path.resolve(path.dirname(file), name);
-        if (target !== packageJson && path.relative(harnessDir, target).startsWith('..')) {
+        if (target === packageJson) return;
+        const to = roomOf(target);
+        if (to === undefined) {
           context.report({ node, messageId: 'above', data: { name } });
+        } else if (to !== from && !(harnessRooms[from] ?? []).includes(to)) {
+          context.report({ node, messageId: 'room', data: { from, to: to || 'harness', name } });
         }
       },
     };

@@ -10,7 +10,7 @@
 // knows (`screened`), made in a Jazzer.js target with its native side in a
 // worker, those of the other side and the decoding of that side's frame. A
 // line with neither stands for none. A line weighted `w` stands for that
-// many (harness/trace.js). Prints one JSON line: the seconds the codec calls
+// many (harness/observe/trace.js). Prints one JSON line: the seconds the codec calls
 // of what the trace stands for take.
 //   node --expose-internals bench/bare-cost.js TRACE
 
@@ -18,10 +18,10 @@ const fs = require('node:fs');
 const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
-const { createOps } = require('../harness/ops');
-const { screen, mayCrash } = require('../harness/crash-screen');
-const { runSync } = require('../harness/checks');
-const { allChecks, onRecipes } = require('../harness/recipe-checks');
+const { createOps } = require('../harness/oracle/ops');
+const { screen, mayCrash } = require('../harness/recipes/crash-shapes');
+const { runSync } = require('../harness/oracle/checks');
+const { allChecks, onRecipes } = require('../harness/oracle/recipe-checks');
 const { median } = require('./stats');
 
 function payloadOf(hex) {
@@ -162,7 +162,7 @@ function requestsOf(line) {
 }
 
 // The lines of a trace to time, in groups of one weight each. A line stands
-// for its weight `w` (harness/trace.js). The lines of each `w` above 1 are
+// for its weight `w` (harness/observe/trace.js). The lines of each `w` above 1 are
 // sampled evenly down to `max`, each sampled line then standing for the
 // lines it was drawn from; the heavy values' lines (weight 1) are all timed:
 // a few of them are most of their cost (of the 2,362 of a Jazzer.js value

@@ -1,9 +1,9 @@
 'use strict';
-// The cost of one check (harness/checks.js) with both codecs in-process, js
+// The cost of one check (harness/oracle/checks.js) with both codecs in-process, js
 // against native, in the pinned binary: what in-process fuzzing can reach at
 // best. Inputs are fast-check samples of the properties' inputs (fixed seed)
 // and the Jazzer.js seed corpora; inputs shaped like a known native crash
-// (harness/crash-screen.js) are left out, since they would end the process.
+// (harness/recipes/crash-shapes.js) are left out, since they would end the process.
 // Prints one line per target and source; with --cpu-prof, the functions that
 // took the most self time in the timed loop.
 //   node bench/check-cost.js [--seconds S] [--samples N] [--seed N] [--only value,frame,stream] [--cpu-prof]
@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
-const { resolveNode } = require('../harness/binaries');
+const { resolveNode } = require('../harness/base/binaries');
 
 const targets = ['value', 'frame', 'stream'];
 const root = path.join(__dirname, '..');
@@ -52,11 +52,11 @@ function reexec(argv) {
 // make them (frames written by codec a), and the seed corpus as Jazzer.js reads it.
 function inputsOf(target, { samples, seed }, ops) {
   const fc = require('fast-check');
-  const { screen } = require('../harness/crash-screen');
+  const { screen } = require('../harness/recipes/crash-shapes');
   const { properties } = require('../properties/definitions');
   const fuzzInputs = require('../fuzzers/jazzer/inputs');
-  const { applyCorruption } = require('../harness/corrupt');
-  const { chunkSizes } = require('../harness/arbitraries/frames');
+  const { applyCorruption } = require('../harness/wire/corrupt');
+  const { chunkSizes } = require('../harness/wire/chunks');
   const frameOf = (recipe) => {
     const outcome = ops.serialize({ codec: 'js', input: { recipe } });
     return outcome.kind === 'ok' ? Buffer.from(outcome.bytes, 'hex') : null;
@@ -83,7 +83,7 @@ function inputsOf(target, { samples, seed }, ops) {
 
 // Runs the inputs in turn, again and again, for `seconds` (each at least once).
 function timeChecks(target, inputs, seconds, run) {
-  const { runSync } = require('../harness/checks');
+  const { runSync } = require('../harness/oracle/checks');
   const times = [];
   const cpu = process.cpuUsage();
   const until = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
@@ -143,7 +143,7 @@ async function main(argv) {
     process.exit(2);
   }
   if (!process.execArgv.includes('--expose-internals')) return reexec(argv);
-  const { createOps } = require('../harness/ops');
+  const { createOps } = require('../harness/oracle/ops');
   const { buildInput } = require('../harness/recipes/build');
   const ops = createOps(buildInput);
   const codecs = { a: 'js', b: 'native' };

@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
-const { trackGroup, killGroup } = require('../harness/groups');
+const { trackGroup, killGroup } = require('../harness/base/process-groups');
 const { descendants } = require('./rss');
 
 // How long a stage may run past its deadline before it is killed.

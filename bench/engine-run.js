@@ -9,7 +9,7 @@
 //
 // It also writes, to --trace, the codec requests (serialize, deserialize,
 // roundtrip, stream) whose bare cost bench/bare-cost.js times, each line
-// weighted by the records it stands for (harness/trace.js): for fast-check a
+// weighted by the records it stands for (harness/observe/trace.js): for fast-check a
 // random tenth of the requests the run made and of the inputs a batch
 // checked in its worker (bare-cost.js runs its check to find its requests),
 // since writing them all took a fifth of the frame target's rate, and every
@@ -34,13 +34,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { performance } = require('node:perf_hooks');
-const { Session } = require('../harness/session');
-const { loadKnown } = require('../harness/known');
-const { FindingStore } = require('../harness/findings');
-const { onLines } = require('../harness/lines');
+const { Session } = require('../harness/run/session');
+const { loadKnown } = require('../harness/oracle/known');
+const { FindingStore } = require('../harness/findings/recorder');
+const { onLines } = require('../harness/base/json-lines');
 const { spawnTarget, jobsPerTarget, availableCores } = require('../fuzzers/jazzer/engine');
-const coverage = require('../harness/coverage');
-const { Trace } = require('../harness/trace');
+const coverage = require('../harness/observe/coverage');
+const { Trace } = require('../harness/observe/trace');
 
 // fast-check's trace holds one record in this many.
 const kTraceEvery = 10;
@@ -67,7 +67,7 @@ function recordChecks(session, trace) {
 }
 
 // IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
-// to the per-operation path (see harness/batches.js): the crash tax is the
+// to the per-operation path (see harness/run/batches.js): the crash tax is the
 // difference it makes. With a warm-up, the run fuzzes that many seconds
 // first, in the same processes, and is timed from its first progress after
 // them to its last, and traced from there on, as a Jazzer.js target is

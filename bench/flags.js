@@ -15,7 +15,7 @@ function parseFlags(script, config) {
 // The flags of a table's own entry (--base 26.3.1, --head the default
 // binary, --reps, --quick, --json FILE): { values, binaries: [base, head] }.
 function parseTableFlags(script) {
-  const { resolveNode, defaultVersion } = require('../harness/binaries');
+  const { resolveNode, defaultVersion } = require('../harness/base/binaries');
   const { binary } = require('./machine');
   const { values } = parseFlags(script, { options: {
     base: { type: 'string', default: '26.3.1' }, head: { type: 'string', default: defaultVersion },

@@ -7,7 +7,7 @@
 // alone, show how far the machine alone moves). Timing never fails the gate.
 
 const path = require('node:path');
-const { resolveNode, root } = require('../harness/binaries');
+const { resolveNode, root } = require('../harness/base/binaries');
 const { binary } = require('./machine');
 const codecTable = require('./codec-table');
 const fmt = require('./format');

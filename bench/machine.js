@@ -4,7 +4,7 @@
 
 const fs = require('node:fs');
 const os = require('node:os');
-const { probeNode } = require('../harness/binaries');
+const { probeNode } = require('../harness/base/binaries');
 
 function cpuModel() {
   try {

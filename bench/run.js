@@ -15,17 +15,17 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseFlags } = require('./flags');
-const { resolveNode, defaultVersion, root } = require('../harness/binaries');
+const { resolveNode, defaultVersion, root } = require('../harness/base/binaries');
 const codecTable = require('./codec-table');
 const transportTable = require('./transport-table');
 const throughput = require('./throughput');
-const { renderCoverage } = require('../harness/coverage');
+const { renderCoverage } = require('../harness/observe/coverage');
 const ttf = require('./time-to-find');
 const { writeChart, roleColors, payloadAxis, payloadLabel } = require('./chart');
 const { machine, binary } = require('./machine');
 const { stages, settings, script } = require('./stages');
 const { runStage } = require('./deadline');
-const { EnvironmentError } = require('../harness/errors');
+const { EnvironmentError } = require('../harness/base/errors');
 
 const parts = Object.keys(stages);
 // Kept from the deadline for writing the files after the last stage.
@@ -189,9 +189,9 @@ function report(results, meta, files) {
       stageNote(results.throughput), throughput.markdown(results.throughput.rows, { before: meta.before?.rows }), '',
       meta.before ? `Before: the same table of the run this one replaced (${meta.before.date.slice(0, 10)}).` : '', '',
       '## Crash tax', '',
-      'The value targets again, without the inputs that the crash screen (harness/crash-screen.js) sends to an ' +
-      'isolated worker because they have the shape of the native codec\'s known crash; the difference is what that ' +
-      'crash costs the rate.', '',
+      'The value targets again, without the inputs that the crash screen (harness/recipes/crash-shapes.js) sends ' +
+      'to an isolated worker because they have the shape of the native codec\'s known crash; the difference is ' +
+      'what that crash costs the rate.', '',
       throughput.crashTaxMarkdown(results.throughput.rows), '',
       '## Memory', '',
       'Peak RSS (VmHWM) over the same runs. fast-check runs in the harness process (host node) and drives ' +
@@ -199,7 +199,7 @@ function report(results, meta, files) {
       'a worker with the codec under test.', '',
       throughput.memoryMarkdown(results.throughput.rows), '',
       '## Value classes met', '',
-      'By the value targets of the runs above, both engines added up (see harness/coverage.js).', '',
+      'By the value targets of the runs above, both engines added up (see harness/observe/coverage.js).', '',
       '```', valueClasses(results.throughput.runs), '```', '');
   }
   if (results.ttf) {

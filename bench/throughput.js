@@ -18,14 +18,14 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFile } = require('node:child_process');
 const { promisify } = require('node:util');
-const { resolveNode } = require('../harness/binaries');
+const { resolveNode } = require('../harness/base/binaries');
 const { sampleTree } = require('./rss');
 const { summarize } = require('./stats');
 const { checkTime } = require('./deadline');
 const fmt = require('./format');
 
 // The runs of a measurement; `screened: 'skip'` runs the value targets without
-// the inputs the crash screen sends to a worker (harness/crash-screen.js),
+// the inputs the crash screen sends to a worker (harness/recipes/crash-shapes.js),
 // so that the pair of value rows shows what the known native crash costs.
 const targets = [
   ...['value', 'roundtrip', 'frame', 'stream'].map((target) => ({ engine: 'fast-check', target })),
@@ -57,7 +57,7 @@ const goals = {
 function processClass(cmdline, parent) {
   if (cmdline.includes('bench/engine-run.js')) return 'harness';
   if (cmdline.includes('fuzzers/jazzer/launch.js')) return 'jazzer';
-  if (cmdline.includes('harness/worker.js') && parent) return `${parent} worker`;
+  if (cmdline.includes('harness/run/worker.js') && parent) return `${parent} worker`;
   return null;
 }
 

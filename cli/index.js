@@ -7,8 +7,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { EnvironmentError, UsageError } = require('../harness/errors');
-const { defaultVersion } = require('../harness/binaries');
+const { EnvironmentError, UsageError } = require('../harness/base/errors');
+const { defaultVersion } = require('../harness/base/binaries');
 
 const commands = {
   info: './commands/info',

@@ -1,14 +1,14 @@
 'use strict';
 // The reachability step of fuzz and gate: once a run's engines have ended,
 // its finding folders are checked through child_process
-// (harness/reach: in the build under test and in the reference release),
+// (harness/findings/reach: in the build under test and in the reference release),
 // within the share of the run's budget kept for it; what is not checked by
 // then says so. Also the lines the terminal listings show of a verdict.
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { checkFindings, reachSeconds, notCheckedText } = require('../harness/reach');
-const { FindingStore } = require('../harness/findings');
+const { checkFindings, reachSeconds, notCheckedText } = require('../harness/findings/reach');
+const { FindingStore } = require('../harness/findings/recorder');
 
 // The run's findings folders that hold a finding, each once.
 function findingFolders(folders) {

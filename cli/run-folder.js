@@ -55,7 +55,7 @@ function useRunFolder() {
   const remove = () => fs.rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
   process.on('exit', remove);
   // Removed, then the signal ends this process as it would have; one who
-  // listens too (harness/groups.js, which ends the process groups first)
+  // listens too (harness/base/process-groups.js, which ends the process groups first)
   // raises it again itself.
   for (const signal of kStopSignals) {
     process.on(signal, function stop() {

@@ -6,7 +6,7 @@
 
 const { runVector } = require('./outcomes');
 const { inProcessDifferences } = require('./judge');
-const { classify } = require('../harness/known');
+const { classify } = require('../harness/oracle/known');
 const { loadCases, describeBinaries } = require('./runner');
 const { wireChecks, handshake, skewReason } = require('./interop');
 

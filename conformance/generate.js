@@ -10,12 +10,12 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/worker-process');
-const { resolveNode } = require('../harness/binaries');
+const { WorkerProcess } = require('../harness/run/worker-process');
+const { resolveNode } = require('../harness/base/binaries');
 const { loadVectors } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { SENTINEL, pieces, channelRecord } = require('./e2e/plan');
-const { forChannel } = require('../harness/channel');
+const { forChannel } = require('../harness/oracle/channel');
 
 const referenceCodec = 'js';
 

@@ -8,7 +8,7 @@
 const { runForkColumn } = require('./e2e/driver');
 const { wireSample, programs } = require('./e2e/plan');
 const { summarize, failing } = require('./judge');
-const { wireFormat } = require('../harness/annotate');
+const { wireFormat } = require('../harness/wire/annotate');
 
 // A string 'a' under each header version: below, at and above the 15 every
 // Node release writes.

@@ -9,11 +9,11 @@
 // apply, e.g. a value this binary cannot build). A differing error class or
 // code never decides a cell: a reject vector only has to be rejected.
 
-const { compareOutcomes, compareReads, errorLabel } = require('../harness/compare');
-const { describe, describeOutcome } = require('../harness/report');
-const { classify } = require('../harness/known');
+const { compareOutcomes, compareReads, errorLabel } = require('../harness/oracle/compare');
+const { describe, describeOutcome } = require('../harness/findings/report');
+const { classify } = require('../harness/oracle/known');
 const { expectedRoundtrip } = require('./outcomes');
-const { forChannel } = require('../harness/channel');
+const { forChannel } = require('../harness/oracle/channel');
 
 const failing = new Set(['FAIL', 'CRASH', 'HANG']);
 

@@ -1,6 +1,6 @@
 'use strict';
 // The operations a vector is put through in one codec, in process. `request`
-// runs one operation (harness/ops.js) in a worker of the binary with the
+// runs one operation (harness/oracle/ops.js) in a worker of the binary with the
 // codec filled in, and resolves with its outcome.
 //
 // Without an expectation this is the reference run that writes one; with
@@ -10,7 +10,7 @@
 //   frame:  read the bytes with a fresh framer; re-encode the payload when canonical
 //   stream: read the bytes in the given chunks
 
-const { digest } = require('../harness/channel');
+const { digest } = require('../harness/oracle/channel');
 
 // A frame vector holding exactly one frame: its payload, else null.
 function singlePayload(hex) {

@@ -7,24 +7,24 @@
 // Columns: { id, binary, codec } for a codec in process (Node binaries only),
 // and { id, binary, child, codec: 'fork', serialization } for a parent of
 // `binary` forking a child of `child` in either serialization; binaries are
-// Node binaries and other runtimes (harness/runtimes.js). Rows: the vectors by
+// Node binaries and other runtimes (harness/base/runtimes.js). Rows: the vectors by
 // verdict, with the fork-only programs among the accept rows.
 
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/worker-process');
-const { resolveNode, probeNode } = require('../harness/binaries');
-const { resolveRuntime, probeRuntime } = require('../harness/runtimes');
+const { WorkerProcess } = require('../harness/run/worker-process');
+const { resolveNode, probeNode } = require('../harness/base/binaries');
+const { resolveRuntime, probeRuntime } = require('../harness/base/runtimes');
 const { buildInput } = require('../harness/recipes/build');
-const { describeError } = require('../harness/ops');
-const { channelTree } = require('../harness/channel');
+const { describeError } = require('../harness/oracle/ops');
+const { channelTree } = require('../harness/oracle/channel');
 const { wireChecks, handshake } = require('./interop');
-const { resolveCodec } = require('../harness/session');
-const { UsageError } = require('../harness/errors');
+const { resolveCodec } = require('../harness/run/session');
+const { UsageError } = require('../harness/base/errors');
 const { loadVectors, readExpectation, verdicts } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { inProcessDifferences, expectedArrival, cell } = require('./judge');
-const { channelDifferences } = require('../harness/channel-differences');
+const { channelDifferences } = require('../harness/oracle/channel-differences');
 const { programs } = require('./e2e/plan');
 const { runForkColumn, programExpectation, stopAll } = require('./e2e/driver');
 

@@ -9,7 +9,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { UsageError } = require('../harness/errors');
+const { UsageError } = require('../harness/base/errors');
 const v8 = require('./v8-vectors');
 
 const vectorsDir = path.join(__dirname, 'vectors');

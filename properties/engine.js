@@ -10,10 +10,10 @@
 
 const fc = require('fast-check');
 const { properties, runProperty } = require('./definitions');
-const { classify } = require('../harness/known');
-const { FindingRecorder } = require('../harness/findings');
-const { StoppedError } = require('../harness/errors');
-const { isSharedDefect } = require('../harness/roundtrip');
+const { classify } = require('../harness/oracle/known');
+const { FindingRecorder } = require('../harness/findings/recorder');
+const { StoppedError } = require('../harness/base/errors');
+const { isSharedDefect } = require('../harness/oracle/roundtrip');
 
 // Inputs a turn draws, unless its property says (definitions.js).
 const kRunsPerTurn = 40;

@@ -1,8 +1,8 @@
 'use strict';
 // Shared set-up of the property suites: a session per codec pair, and a
 // fixed-seed run of the properties on it.
-const { Session } = require('../harness/session');
-const { loadKnown } = require('../harness/known');
+const { Session } = require('../harness/run/session');
+const { loadKnown } = require('../harness/oracle/known');
 const { runProperties } = require('./engine');
 
 // The seed is fixed so that `make test` is repeatable; IPCFUZZ_SEED varies it.

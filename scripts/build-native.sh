@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the C model of the wire format (fuzzers/native/): the Node-API addon
 # that fuzzers/native/model.js loads, and the fuzz targets when clang-16 and AFL++
-# are there; and the synchronous workers' fork server (harness/forkserver/).
+# are there; and the synchronous workers' fork server (harness/run/forkserver/).
 # Installs nothing: a missing toolchain is a one-line notice and exit 0, so
 # callers decide whether that is a failure.
 #
@@ -44,17 +44,17 @@ build_addon() {
   echo "build-native: $src/build/Release/ipcfuzz_model.node"
 }
 
-# One C file, preloaded and loaded as an addon (harness/forkserver/forkserver.c):
+# One C file, preloaded and loaded as an addon (harness/run/forkserver/forkserver.c):
 # no node-gyp, only cc and the pinned binary's headers.
 build_forkserver() {
-  local out=harness/forkserver/build
+  local out=harness/run/forkserver/build
   if ! command -v cc >/dev/null; then
     echo "build-native: skipping the fork server: needs cc (workers then start as new node processes)"
     return
   fi
   mkdir -p "$out"
   cc -O2 -std=gnu11 -Wall -Wextra -shared -fPIC -I node_modules/node-26.12.1/include/node \
-    -DNODE_GYP_MODULE_NAME=forkserver -o "$out/forkserver.node.tmp" harness/forkserver/forkserver.c -ldl
+    -DNODE_GYP_MODULE_NAME=forkserver -o "$out/forkserver.node.tmp" harness/run/forkserver/forkserver.c -ldl
   mv "$out/forkserver.node.tmp" "$out/forkserver.node"
   echo "build-native: $out/forkserver.node"
 }

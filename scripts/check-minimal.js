@@ -11,10 +11,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Session } = require('../harness/session');
-const { FindingStore } = require('../harness/findings');
-const { stepsOf, isPairing } = require('../harness/reduce');
-const { UsageError } = require('../harness/errors');
+const { Session } = require('../harness/run/session');
+const { FindingStore } = require('../harness/findings/recorder');
+const { stepsOf, isPairing } = require('../harness/findings/reduce');
+const { UsageError } = require('../harness/base/errors');
 
 async function checkFolder(session, folder, allowUnreduced) {
   const meta = FindingStore.read(folder);

@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { targets, defaultWorkDir } = require('../fuzzers/jazzer/engine');
-const { resolveNode, root } = require('../harness/binaries');
+const { resolveNode, root } = require('../harness/base/binaries');
 
 function main() {
   const { values } = parseArgs({ options: { node: { type: 'string' }, work: { type: 'string' } } });

@@ -13,11 +13,11 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { isDeepStrictEqual } = require('node:util');
 const { encodeRecipe, decodeRecipe } = require('../harness/recipes/bytes');
-const { annotateFrame } = require('../harness/annotate');
-const { applyCorruption } = require('../harness/corrupt');
-const { tags, viewTypes, bytesPerElement } = require('../harness/wire');
-const { Session } = require('../harness/session');
-const { root } = require('../harness/binaries');
+const { annotateFrame } = require('../harness/wire/annotate');
+const { applyCorruption } = require('../harness/wire/corrupt');
+const { tags, viewTypes, bytesPerElement } = require('../harness/wire/tags');
+const { Session } = require('../harness/run/session');
+const { root } = require('../harness/base/binaries');
 const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
 const { patchTargets, receivingProtoKeys, worldSides } = require('../harness/recipes/vocabulary');
 

@@ -11,8 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { runJazzer, availableCores } = require('../fuzzers/jazzer/engine');
-const { Session } = require('../harness/session');
-const { FindingStore } = require('../harness/findings');
+const { Session } = require('../harness/run/session');
+const { FindingStore } = require('../harness/findings/recorder');
 const { catalog } = require('../harness/mutants/catalog');
 
 async function hunt(name, { seconds, seed }) {

@@ -15,9 +15,9 @@ const { parseArgs } = require('node:util');
 const fc = require('fast-check');
 const { recipe } = require('../harness/arbitraries/recipes');
 const { corruption } = require('../harness/arbitraries/frames');
-const { applyCorruption } = require('../harness/corrupt');
-const { Session } = require('../harness/session');
-const { root } = require('../harness/binaries');
+const { applyCorruption } = require('../harness/wire/corrupt');
+const { Session } = require('../harness/run/session');
+const { root } = require('../harness/base/binaries');
 const { loadVectors } = require('../conformance/vectors');
 
 const kSeed = 2601;

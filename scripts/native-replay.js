@@ -15,10 +15,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { parseArgs } = require('node:util');
-const { Session } = require('../harness/session');
-const { loadKnown } = require('../harness/known');
-const { FindingStore, FindingRecorder } = require('../harness/findings');
-const { root } = require('../harness/binaries');
+const { Session } = require('../harness/run/session');
+const { loadKnown } = require('../harness/oracle/known');
+const { FindingStore, FindingRecorder } = require('../harness/findings/recorder');
+const { root } = require('../harness/base/binaries');
 const { frameSeed } = require('../fuzzers/jazzer/inputs');
 
 async function main() {

@@ -26,7 +26,7 @@ const { discoverTargets, whyNotTarget, walk } = require('./clusterfuzz-discovery
 const { elfMachine, versionNeeds, highestNeed, compareVersions } = require('./elf-version-needs');
 const { catalog } = require('../harness/mutants/catalog');
 const { headlineIn } = require('../fuzzers/jazzer/crash-line');
-const { trackGroup, killGroup } = require('../harness/groups');
+const { trackGroup, killGroup } = require('../harness/base/process-groups');
 const { checkWorkflow } = require('./cflite-workflow');
 
 // What the runner images have (Ubuntu's libc6 and libstdc++6 of each release);
@@ -98,7 +98,7 @@ function checkGlibc(out, runner) {
 }
 
 // Runs a target in its own process group, killed whole after `seconds` or
-// once it has exited (harness/groups.js), with a temp folder of its own,
+// once it has exited (harness/base/process-groups.js), with a temp folder of its own,
 // removed after that kill: the kill leaves what the group made there (the
 // synchronous workers' FIFO folders) to this process.
 function runTarget(target, args, { env = {}, seconds = 120 } = {}) {

@@ -12,9 +12,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { annotateStream } = require('../harness/annotate');
+const { annotateStream } = require('../harness/wire/annotate');
 const { frame: frameTargetInput } = require('../fuzzers/jazzer/inputs');
-const { root } = require('../harness/binaries');
+const { root } = require('../harness/base/binaries');
 
 function filesOf(dir) {
   if (!fs.existsSync(dir)) return [];

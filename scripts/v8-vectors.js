@@ -19,7 +19,7 @@ const crypto = require('node:crypto');
 const { v8Vectors, group } = require('../conformance/v8-vectors');
 const { verdicts } = require('../conformance/vectors');
 const { frameSeed } = require('../fuzzers/jazzer/inputs');
-const { root } = require('../harness/binaries');
+const { root } = require('../harness/base/binaries');
 
 const vectorsDir = path.join(root, 'conformance', 'vectors');
 const seedsDir = path.join(root, 'corpus', 'jazzer', 'frame');

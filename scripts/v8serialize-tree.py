@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Decodes IPC frames with v8serialize, an independent decoder of the V8
 serialization format (PyPI), and prints a projection of the canonical tree
-of harness/canonical.js: the fields a decoder knows from bytes alone.
+of harness/oracle/canonical.js: the fields a decoder knows from bytes alone.
 
 stdin: a JSON array of frames as hex; stdout: a JSON array of
 {"ok": true, "tree": ...} or {"ok": false, "error": "..."}.

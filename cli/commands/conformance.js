@@ -9,10 +9,10 @@
 
 const path = require('node:path');
 const { parse, positiveInteger, knownChoice, checkFolder } = require('..');
-const { loadKnown } = require('../../harness/known');
-const { pinnedVersions, root } = require('../../harness/binaries');
-const { UsageError } = require('../../harness/errors');
-const { parseRuntime } = require('../../harness/runtimes');
+const { loadKnown } = require('../../harness/oracle/known');
+const { pinnedVersions, root } = require('../../harness/base/binaries');
+const { UsageError } = require('../../harness/base/errors');
+const { parseRuntime } = require('../../harness/base/runtimes');
 const { runConformance, loadCases } = require('../../conformance/runner');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');

@@ -4,11 +4,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, checkNewFile } = require('..');
-const { Session } = require('../../harness/session');
-const { loadKnown, classify, splitByScope } = require('../../harness/known');
-const { renderResult, differs } = require('../../harness/report');
-const { reproScript } = require('../../harness/repro');
-const { UsageError } = require('../../harness/errors');
+const { Session } = require('../../harness/run/session');
+const { loadKnown, classify, splitByScope } = require('../../harness/oracle/known');
+const { renderResult, differs } = require('../../harness/findings/report');
+const { reproScript } = require('../../harness/findings/repro');
+const { UsageError } = require('../../harness/base/errors');
 const model = require('../../fuzzers/native/model');
 const { streamBytes } = require('../../conformance/vectors');
 

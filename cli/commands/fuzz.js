@@ -10,13 +10,13 @@
 
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder } = require('..');
-const { Session } = require('../../harness/session');
-const { loadKnown, splitByScope } = require('../../harness/known');
-const { FindingStore, byTierAndCount, reductionText } = require('../../harness/findings');
-const { UsageError } = require('../../harness/errors');
-const { root } = require('../../harness/binaries');
-const coverage = require('../../harness/coverage');
-const { isSharedDefect } = require('../../harness/roundtrip');
+const { Session } = require('../../harness/run/session');
+const { loadKnown, splitByScope } = require('../../harness/oracle/known');
+const { FindingStore, byTierAndCount, reductionText } = require('../../harness/findings/recorder');
+const { UsageError } = require('../../harness/base/errors');
+const { root } = require('../../harness/base/binaries');
+const coverage = require('../../harness/observe/coverage');
+const { isSharedDefect } = require('../../harness/oracle/roundtrip');
 const { checkRun, reachLine, reachSeconds } = require('../reach');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
@@ -59,7 +59,7 @@ async function fastCheck({ flags, session, known, store, seconds, progress }) {
 }
 
 // A target's codec crashes: in its worker, and those of the known crash
-// judged without one (harness/crash-judge.js).
+// judged without one (harness/run/crash-judge.js).
 function codecCrashes({ crash = 0, judged = 0 }) {
   return judged ? `${crash + judged} (${judged} judged)` : `${crash}`;
 }

@@ -7,14 +7,14 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parse, sideFlags, sessionOptions, positiveInteger, checkFolder, checkNewFile } = require('..');
-const { Session } = require('../../harness/session');
-const { FindingStore } = require('../../harness/findings');
-const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../../harness/known');
+const { Session } = require('../../harness/run/session');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { loadKnown, splitByScope, scopeOf, defaultFile } = require('../../harness/oracle/known');
 const { runGate } = require('../gate/stages');
 const { junitXml } = require('../gate/junit');
 const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
-const { parseRuntime } = require('../../harness/runtimes');
+const { parseRuntime } = require('../../harness/base/runtimes');
 const { version } = require('../../package.json');
 const { reachLine, reachabilityOf } = require('../reach');
 

@@ -1,6 +1,6 @@
 'use strict';
 const { parse } = require('..');
-const { resolveNode, probeNode, defaultVersion } = require('../../harness/binaries');
+const { resolveNode, probeNode, defaultVersion } = require('../../harness/base/binaries');
 
 const about = 'node and V8 version, codecs and framer of a node binary';
 const flags = {

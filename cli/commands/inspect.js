@@ -6,10 +6,10 @@
 
 const fs = require('node:fs');
 const { parse } = require('..');
-const { hexdump } = require('../../harness/hexdump');
-const { wireFormat } = require('../../harness/annotate');
-const { readersOf } = require('../../harness/wire');
-const { UsageError } = require('../../harness/errors');
+const { hexdump } = require('../../harness/wire/hexdump');
+const { wireFormat } = require('../../harness/wire/annotate');
+const { readersOf } = require('../../harness/wire/tags');
+const { UsageError } = require('../../harness/base/errors');
 
 const about = 'annotated hex dump of the frames of a file';
 const synopsis = 'FILE.bin [--model]';

@@ -12,11 +12,11 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const {
   resolveNode, probeNode, pinnedVersions, parseVersionList, cacheDir, defaultVersion,
-} = require('../../harness/binaries');
-const { EnvironmentError, UsageError } = require('../../harness/errors');
+} = require('../../harness/base/binaries');
+const { EnvironmentError, UsageError } = require('../../harness/base/errors');
 const {
   parseRuntime, resolveRuntime, probeRuntime, installRuntime, pinnedRuntimes,
-} = require('../../harness/runtimes');
+} = require('../../harness/base/runtimes');
 const { parse } = require('..');
 
 const about = 'install Node, Deno or Bun binaries from npm into the cache (add), list the binaries and runtimes ' +
@@ -192,7 +192,7 @@ function outdated() {
   }
   if (staleDefault) {
     console.log(`the default ${defaultVersion} is older than npm's newest release, ${latest}: ` +
-      `${pinned.includes(latest) ? '' : 'pin it and '}make it the default (harness/binaries.js)`);
+      `${pinned.includes(latest) ? '' : 'pin it and '}make it the default (harness/base/binaries.js)`);
   }
   if (newer.length || staleDefault) return 1;
   console.log(`the pinned releases and the default, ${defaultVersion}, are npm's newest`);

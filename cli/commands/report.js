@@ -10,10 +10,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parse, positiveInteger } = require('..');
-const { FindingStore } = require('../../harness/findings');
-const { checkFinding, referenceVersion } = require('../../harness/reach');
-const { resolveNode, probeNode } = require('../../harness/binaries');
-const { UsageError, EnvironmentError } = require('../../harness/errors');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { checkFinding, referenceVersion } = require('../../harness/findings/reach');
+const { resolveNode, probeNode } = require('../../harness/base/binaries');
+const { UsageError, EnvironmentError } = require('../../harness/base/errors');
 
 const about = 'check a saved finding through child_process again, on the current binaries, and print its issue.md';
 const synopsis = 'FINDING_DIR [--node PATH|VERSION]';

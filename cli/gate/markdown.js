@@ -7,8 +7,8 @@
 // report and repro of each finding being in its folder of the artifacts.
 
 const path = require('node:path');
-const { verdictRows } = require('../../harness/report');
-const { FindingStore, reductionText } = require('../../harness/findings');
+const { verdictRows } = require('../../harness/findings/report');
+const { FindingStore, reductionText } = require('../../harness/findings/recorder');
 
 const kLimit = 60_000;
 // Left for what may be appended after (the --bench table is about 2,000).

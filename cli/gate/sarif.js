@@ -5,9 +5,9 @@
 
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { tiers } = require('../../harness/compare');
-const { isSharedDefect } = require('../../harness/roundtrip');
-const { reductionText } = require('../../harness/findings');
+const { tiers } = require('../../harness/oracle/compare');
+const { isSharedDefect } = require('../../harness/oracle/roundtrip');
+const { reductionText } = require('../../harness/findings/recorder');
 
 const tierHelp = {
   crash: 'A codec crashed or hung on this input.',

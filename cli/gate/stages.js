@@ -10,16 +10,16 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { classify, scopeText } = require('../../harness/known');
-const { isSharedDefect } = require('../../harness/roundtrip');
-const { FindingStore, FindingRecorder, byTierAndCount, metOf } = require('../../harness/findings');
+const { classify, scopeText } = require('../../harness/oracle/known');
+const { isSharedDefect } = require('../../harness/oracle/roundtrip');
+const { FindingStore, FindingRecorder, byTierAndCount, metOf } = require('../../harness/findings/recorder');
 const { runProperties, runExhaustive } = require('../../properties/engine');
 const { properties } = require('../../properties/definitions');
 const inputs = require('../../fuzzers/jazzer/inputs');
 const { runJazzer, targets, availableCores } = require('../../fuzzers/jazzer/engine');
 const { gateVectors, gateRuntimes } = require('../../conformance/gate');
-const { root } = require('../../harness/binaries');
-const { StoppedError } = require('../../harness/errors');
+const { root } = require('../../harness/base/binaries');
+const { StoppedError } = require('../../harness/base/errors');
 const { checkRun, reachSeconds } = require('../reach');
 
 // The deterministic stages: the same build gives the same verdict on them.

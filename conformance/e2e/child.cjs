@@ -10,10 +10,10 @@
 // Reports: message (a value arrived), receive-error, sent, send-error, unbuildable.
 
 const fs = require('node:fs');
-const { describeError } = require('../../harness/ops');
-const { channelTree } = require('../../harness/channel');
+const { describeError } = require('../../harness/oracle/ops');
+const { channelTree } = require('../../harness/oracle/channel');
 const { SENTINEL, buildValues, writeAll } = require('./plan');
-const { onJsonLines } = require('../../harness/lines');
+const { onJsonLines } = require('../../harness/base/json-lines');
 
 const report = (line) => fs.writeSync(1, `${JSON.stringify(line)}\n`);
 

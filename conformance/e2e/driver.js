@@ -7,10 +7,10 @@
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { EnvironmentError } = require('../../harness/errors');
-const { channelTree } = require('../../harness/channel');
+const { EnvironmentError } = require('../../harness/base/errors');
+const { channelTree } = require('../../harness/oracle/channel');
 const { partsOf, programs } = require('./plan');
-const { onJsonLines } = require('../../harness/lines');
+const { onJsonLines } = require('../../harness/base/json-lines');
 
 const parentMain = path.join(__dirname, 'parent.cjs');
 // The parent times out its own children; this is the time it gets on top.
@@ -88,7 +88,7 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
   });
 }
 
-// parent, child: { name, command } of a runtime (harness/runtimes.js), or node
+// parent, child: { name, command } of a runtime (harness/base/runtimes.js), or node
 // binary paths. Map of case id -> { type, record } (raw) or { type, toChild, toParent }.
 async function runForkColumn({
   parent, child, serialization = 'advanced', cases, timeoutMs, parentScript = parentMain,

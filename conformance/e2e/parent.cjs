@@ -12,12 +12,12 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { describeError } = require('../../harness/ops');
-const { channelTree } = require('../../harness/channel');
+const { describeError } = require('../../harness/oracle/ops');
+const { channelTree } = require('../../harness/oracle/channel');
 const {
   SENTINEL, buildValues, channelRecord, partsOf, pieces, programs, wireSample, writeAll,
 } = require('./plan');
-const { onJsonLines } = require('../../harness/lines');
+const { onJsonLines } = require('../../harness/base/json-lines');
 
 const childMain = path.join(__dirname, 'child.cjs');
 const kStderrTail = 2048;

@@ -15,7 +15,7 @@
 //   report shows.
 
 const { buildInput } = require('../../harness/recipes/build');
-const { SENTINEL, pieces, channelRecord, writeAll } = require('../../harness/channel');
+const { SENTINEL, pieces, channelRecord, writeAll } = require('../../harness/oracle/channel');
 
 // The parts of a case, each answered on its own: a parent that dies on one
 // leaves the others to a fresh parent.

@@ -5,8 +5,8 @@
 
 const path = require('node:path');
 const { summarize, failing } = require('../judge');
-const { defaultVersion } = require('../../harness/binaries');
-const { hexdump } = require('../../harness/hexdump');
+const { defaultVersion } = require('../../harness/base/binaries');
+const { hexdump } = require('../../harness/wire/hexdump');
 const v8 = require('../v8-vectors');
 
 const legend = [

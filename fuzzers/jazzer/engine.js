@@ -18,11 +18,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const inputs = require('./inputs');
-const { FindingRecorder } = require('../../harness/findings');
-const { root } = require('../../harness/binaries');
-const { onLines, afterOutput } = require('../../harness/lines');
-const { trackGroup, killGroup } = require('../../harness/groups');
-const { StoppedError } = require('../../harness/errors');
+const { FindingRecorder } = require('../../harness/findings/recorder');
+const { root } = require('../../harness/base/binaries');
+const { onLines, afterOutput } = require('../../harness/base/json-lines');
+const { trackGroup, killGroup } = require('../../harness/base/process-groups');
+const { StoppedError } = require('../../harness/base/errors');
 
 const targets = ['value', 'frame', 'stream'];
 const launcher = path.join(__dirname, 'launch.js');

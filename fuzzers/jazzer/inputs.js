@@ -1,7 +1,7 @@
 'use strict';
 // How each target reads the fuzzer's bytes. Plain functions without codecs,
 // so the orchestrator can map a saved crash input back to what it meant.
-// Each target is named after the check it runs (harness/checks.js).
+// Each target is named after the check it runs (harness/oracle/checks.js).
 const { decodeRecipe } = require('../../harness/recipes/bytes');
 
 // value: the bytes are a recipe in the byte grammar.

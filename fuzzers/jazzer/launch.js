@@ -21,11 +21,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harness/codecs/js.js', 'harness/ops.js'];
+const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harness/codecs/js.js',
+  'harness/oracle/ops.js'];
 const instrumented = {
   'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/interpret.js',
     'harness/recipes/hosts.js',
-    'harness/codecs/js.js', 'harness/annotate.js', 'harness/value-classes.js'],
+    'harness/codecs/js.js', 'harness/wire/annotate.js', 'harness/observe/value-classes.js'],
   'frame.js': framing,
   'stream.js': framing,
 };

@@ -3,7 +3,7 @@
 // (the node binary under test), where Jazzer.js instruments the reference,
 // so coverage follows the tags and views it decodes; an adapter file, and the
 // native side of an input shaped like a known native crash, run in a worker
-// process driven synchronously (harness/sync-session.js), so their crashes
+// process driven synchronously (harness/run/sync-session.js), so their crashes
 // and hangs are findings and fuzzing goes on. A crash the screen did not
 // foresee ends this process: the engine (engine.js) replays libFuzzer's saved
 // input in a worker, records it, and starts the target again. A difference
@@ -13,16 +13,16 @@
 // `ipcfuzz-seen-again`, `ipcfuzz-history` and `ipcfuzz-worker` lines tell it the rest.
 
 const { createHash } = require('node:crypto');
-const { classify, loadKnown, splitByScope } = require('../../harness/known');
-const { tiers } = require('../../harness/compare');
+const { classify, loadKnown, splitByScope } = require('../../harness/oracle/known');
+const { tiers } = require('../../harness/oracle/compare');
 const { headline } = require('./crash-line');
 const inputs = require('./inputs');
-const { FindingStore, FindingRecorder } = require('../../harness/findings');
+const { FindingStore, FindingRecorder } = require('../../harness/findings/recorder');
 const { probe } = require('../../harness/codecs/probe');
-const { SyncSession } = require('../../harness/sync-session');
-const { orphanCheck } = require('../../harness/groups');
-const { runEventLoopOnce } = require('../../harness/fork-server');
-const { Trace } = require('../../harness/trace');
+const { SyncSession } = require('../../harness/run/sync-session');
+const { orphanCheck } = require('../../harness/base/process-groups');
+const { runEventLoopOnce } = require('../../harness/run/fork-server');
+const { Trace } = require('../../harness/observe/trace');
 
 const env = process.env;
 const info = probe();
@@ -51,7 +51,7 @@ const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 // Started by the fuzz command (engine.js), a target ends with it, and its
-// workers and temporary folder with it (harness/groups.js).
+// workers and temporary folder with it (harness/base/process-groups.js).
 const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
 // Jazzer.js --sync never lets the event loop run, and a closed handle is
 // freed only there: the value target closes about 150 MessagePorts a second,
@@ -65,7 +65,7 @@ const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
 });
 // For the bench only (bench/engine-run.js): a random tenth of this process's
-// inputs and every heavy one, numbered and weighted (harness/trace.js), each
+// inputs and every heavy one, numbered and weighted (harness/observe/trace.js), each
 // with its check when that ran in this process, its native side in a worker
 // if the crash screen knows its shape (`screened`), or whole in its worker
 // apart, or gave the result it gives again (checked-before.js): the codec
@@ -77,7 +77,7 @@ let inputNumber = 0;
 let checked = null;
 if (trace) {
   session.onChecked = (type, input, screened) => { checked = { input, screened }; };
-  // An interrupted target ends without it (see harness/trace.js); a target run for -runs does not.
+  // An interrupted target ends without it (see harness/observe/trace.js); a target run for -runs does not.
   process.on('exit', () => trace.flush());
 }
 function traceInput(type, input) {

@@ -5,7 +5,7 @@
  *
  * It decodes the way V8's ValueDeserializer and the JavaScript IPC codec of
  * Node <= 26.3 do, without V8: every branch is a rule of the format. An
- * accepted frame yields the canonical tree of harness/canonical.js as JSON;
+ * accepted frame yields the canonical tree of harness/oracle/canonical.js as JSON;
  * a rejected one a reason category and the offset where decoding stopped. */
 #ifndef IPCFUZZ_MODEL_H
 #define IPCFUZZ_MODEL_H

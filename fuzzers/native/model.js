@@ -4,8 +4,8 @@
 // way the format says, without V8.
 
 const path = require('node:path');
-const { EnvironmentError } = require('../../harness/errors');
-const { annotateStream } = require('../../harness/annotate');
+const { EnvironmentError } = require('../../harness/base/errors');
+const { annotateStream } = require('../../harness/wire/annotate');
 
 const addonPath = path.join(__dirname, 'build', 'Release', 'ipcfuzz_model.node');
 let addon;
@@ -48,7 +48,7 @@ function describeVerdict(verdict) {
 // One line per frame of a byte stream (cut where the annotated hex dump
 // cuts it), for reports: the model's verdict and the value it decoded.
 function verdictLines(bytes) {
-  const { describe } = require('../../harness/report');
+  const { describe } = require('../../harness/findings/report');
   let start = 0;
   return annotateStream(bytes).map((frame, i) => {
     const verdict = decodeFrame(bytes.subarray(start));

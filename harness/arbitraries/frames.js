@@ -1,5 +1,5 @@
 'use strict';
-// fast-check arbitraries of frame corruptions (harness/corrupt.js) and of
+// fast-check arbitraries of frame corruptions (harness/wire/corrupt.js) and of
 // streams: frames cut into reads in the ways that matter to a framer.
 
 const fc = require('fast-check');
@@ -66,7 +66,7 @@ function goodThenBad(recipe) {
   ]);
 }
 
-// A chunk plan: how a stream of `total` bytes is cut into reads.
+// A chunk plan: how a stream of `total` bytes is cut into reads (wire/chunks.js).
 const chunkPlan = fc.oneof(
   fc.constant({ k: 'whole' }),
   fc.constant({ k: 'bytewise' }),
@@ -76,39 +76,4 @@ const chunkPlan = fc.oneof(
   }),
 );
 
-// Read sizes for a plan, given the frame lengths of the stream.
-function chunkSizes(plan, frameLengths) {
-  const total = frameLengths.reduce((a, b) => a + b, 0);
-  switch (plan.k) {
-    case 'whole': return [];
-    case 'bytewise': return new Array(total).fill(1);
-    case 'split-length': {
-      // Every read ends two bytes into a length field.
-      const sizes = [];
-      let carried = 0;
-      for (const len of frameLengths) {
-        sizes.push(carried + 2);
-        carried = len - 2;
-      }
-      return sizes;
-    }
-    case 'frames': {
-      // Reads end where frames do, frame i sharing a read with the next
-      // where joins[i]; the first `lead` bytes come alone in a read before.
-      const sizes = [];
-      let read = 0;
-      frameLengths.forEach((len, i) => {
-        read += len;
-        if (!plan.joins[i] || i === frameLengths.length - 1) {
-          sizes.push(read);
-          read = 0;
-        }
-      });
-      if (plan.lead > 0 && plan.lead < sizes[0]) sizes.splice(0, 1, plan.lead, sizes[0] - plan.lead);
-      return sizes;
-    }
-    default: return plan.sizes;
-  }
-}
-
-module.exports = { corruption, goodThenBad, chunkPlan, chunkSizes };
+module.exports = { corruption, goodThenBad, chunkPlan };

@@ -6,10 +6,10 @@
 
 const fc = require('fast-check');
 const { errorTypes } = require('../recipes/kinds');
-const { viewTypes, bytesPerElement } = require('../wire');
+const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { decodePart } = require('../recipes/bytes');
 const { estimatedBytes } = require('../recipes/weight');
-const { screen } = require('../crash-screen');
+const { screen } = require('../recipes/crash-shapes');
 const {
   integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
 } = require('../recipes/vocabulary');
@@ -163,7 +163,7 @@ const tamperedView = withTamper(view, viewOrGlobalTamper)
   .filter((v) => !(v.pooled && v.tamper?.some(readsPastView)));
 
 // Index keys on a host object crash the native codec of 26.4+ (see
-// harness/crash-screen.js): one known finding, and a worker restart each
+// harness/recipes/crash-shapes.js): one known finding, and a worker restart each
 // time, so ports and host objects carry them rarely (about one recipe in a
 // hundred), often enough to be met thousands of times in a run.
 const namedPortKeys = portKeys.filter((k) => !integerKeys.includes(k));
@@ -289,7 +289,7 @@ const recipe = fc.tuple(tree.node, fc.array(fc.nat(30), { maxLength: 24 }))
   .map(([root, choices]) => addReferences(root, choices));
 
 // The value property's recipes. The native codec's known crash (see
-// harness/crash-screen.js) costs a worker process each time it is met, some
+// harness/recipes/crash-shapes.js) costs a worker process each time it is met, some
 // fifty ordinary checks; most recipes with its shape are kept from being
 // drawn again, so that about one in 350 has it rather than one in 90: still
 // thousands in a run, and each class of them met as before, but the crash

@@ -1,7 +1,7 @@
 'use strict';
 // Access to the binary's internals; the harness always starts node with
 // --expose-internals, and says so in one line when that is missing.
-const { EnvironmentError } = require('../errors');
+const { EnvironmentError } = require('../base/errors');
 
 function internals() {
   try {

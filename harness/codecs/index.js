@@ -3,7 +3,7 @@
 // contract (docs/adapters.md). Loaded once per process.
 const path = require('node:path');
 const { createReferenceFramer } = require('./framing');
-const { UsageError } = require('../errors');
+const { UsageError } = require('../base/errors');
 
 const builtins = {
   js: './js',

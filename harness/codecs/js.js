@@ -18,7 +18,7 @@ const kBufferIndex = 10;
 const objectToString = Function.prototype.call.bind(Object.prototype.toString);
 
 // Index order of arrayBufferViewTypeToIndex() in lib/v8.js; 10 is Buffer.
-// A copy of harness/wire.js's list kept here on purpose, so this file stays a
+// A copy of harness/wire/tags.js's list kept here on purpose, so this file stays a
 // faithful copy of lib/v8.js; test/harness/vocabulary.test.js holds the two equal.
 const viewTypes = Object.freeze([
   'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
@@ -144,7 +144,7 @@ module.exports = {
   ChildProcessSerializer,
   ChildProcessDeserializer,
   viewIndexToType,
-  viewTypes,  // compared with harness/wire.js by the tests
+  viewTypes,  // compared with harness/wire/tags.js by the tests
   serializeWith: (Serializer, value) => frameWith(new Serializer(), value),
   deserializeWith: (Deserializer, payload) => readWith(new Deserializer(payload)),
 };

@@ -3,7 +3,7 @@
 // file exporting a function that returns the value, given the effects array).
 const { compileRecipe, compileWorld } = require('./codegen');
 const { planRecipe, planWorld, Unplanned } = require('./interpret');
-const { UsageError } = require('../errors');
+const { UsageError } = require('../base/errors');
 
 const builders = new Map();  // in the order last used
 const kBuilders = 1000;

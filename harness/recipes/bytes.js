@@ -6,7 +6,7 @@
 // as zero, so every prefix of an input is an input too.
 
 const { errorTypes, stringShapes, nestings } = require('./kinds');
-const { viewTypes, bytesPerElement } = require('../wire');
+const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { hostTypes } = require('./hosts');
 const {
   integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors, patchTargets,
@@ -81,7 +81,7 @@ function rarely(list, rare) {
   return Array.from({ length: 256 }, (_, i) => (i < list.length ? list[i] : common[i % common.length]));
 }
 // A key from `list` for a host object. Index keys on one crash the native
-// codec of 26.4+ (harness/crash-screen.js), a known finding that costs a
+// codec of 26.4+ (harness/recipes/crash-shapes.js), a known finding that costs a
 // worker each time: a first byte names the named keys or the index keys,
 // these for 4 byte values in 256, as often as fast-check draws them, and a
 // second which. A lookup, not a branch: a branch taken for index keys alone

@@ -1,5 +1,5 @@
 'use strict';
-const { UsageError } = require('../errors');
+const { UsageError } = require('../base/errors');
 
 // A malformed recipe: names the JSON path of the offending node.
 class RecipeError extends UsageError {

@@ -3,7 +3,7 @@
 // expression (or, for kinds with `binds`, the variable it declared).
 const { RecipeError } = require('./errors');
 const { hostTypes } = require('./hosts');
-const { viewTypes, bytesPerElement } = require('../wire');
+const { viewTypes, bytesPerElement } = require('../wire/tags');
 
 const lit = (v) => JSON.stringify(v);
 

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { resolveNode, defaultVersion } = require('../../harness/binaries');
+const { resolveNode, defaultVersion } = require('../../harness/base/binaries');
 const { binary } = require('../../bench/machine');
 const codecTable = require('../../bench/codec-table');
 const { summarize, median } = require('../../bench/stats');
@@ -16,7 +16,7 @@ const { isSlowdown } = require('../../bench/gate');
 const ttf = require('../../bench/time-to-find');
 const throughput = require('../../bench/throughput');
 const { sampleTree } = require('../../bench/rss');
-const { Trace } = require('../../harness/trace');
+const { Trace } = require('../../harness/observe/trace');
 
 const benchDir = path.join(__dirname, '..', '..', 'bench');
 
@@ -133,7 +133,7 @@ describe('bench', function () {
       const path = require('node:path');
       const { fuzzOne } = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'target'))});
       const inputs = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'inputs'))});
-      const { screen } = require(${JSON.stringify(path.join(root, 'harness', 'crash-screen'))});
+      const { screen } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'crash-shapes'))});
       const seeds = ${JSON.stringify(path.join(root, 'corpus', 'jazzer', 'value'))};
       const screened = fs.readdirSync(seeds).sort().map((f) => fs.readFileSync(path.join(seeds, f)))
         .find((bytes) => screen(inputs.value(bytes)));

@@ -83,7 +83,7 @@ describe('ipcfuzz gate', function () {
     const emitted = gate(path.join(dir, 'emit'), '--emit-known', known);
     assert.equal(emitted.status, 1);
     // Each accepted finding is scoped to the codec pair and build it was found on.
-    const defaults = require('../../harness/known').loadKnown().length;
+    const defaults = require('../../harness/oracle/known').loadKnown().length;
     const added = JSON.parse(fs.readFileSync(known, 'utf8')).entries.slice(defaults);
     assert.ok(added.length >= 3);
     for (const e of added) assert.deepEqual(e.scope, { a: 'js', b: 'native', node: '>=26.12.1' });
@@ -115,7 +115,7 @@ describe('ipcfuzz gate', function () {
     assert.doesNotMatch(run.read('summary.md'), /Stale known differences/);
     const outOfScope = /<skipped message="out of scope: recorded for js ~ native\|builtin[^"]*"/g;
     const skipped = run.read('junit.xml').match(outOfScope) ?? [];
-    assert.equal(skipped.length, require('../../harness/known').loadKnown().length);
+    assert.equal(skipped.length, require('../../harness/oracle/known').loadKnown().length);
   });
 
   it('fails against a mutant adapter, naming its bug', function () {
@@ -141,7 +141,7 @@ describe('ipcfuzz gate', function () {
 // FindingStore for real check results: it must fit a PR comment.
 describe('gate summary.md', function () {
   this.timeout(120_000);
-  const { FindingStore } = require('../../harness/findings');
+  const { FindingStore } = require('../../harness/findings/recorder');
   const { summaryMarkdown, kLimit } = require('../../cli/gate/markdown');
   const { useSession, fixture, frame } = require('../fixtures/helpers');
   const session = useSession('native');
@@ -155,7 +155,7 @@ describe('gate summary.md', function () {
     // A long stream: its annotated dump runs to hundreds of lines.
     const longFrame = frame(`ff0f 22 8008 ${'61'.repeat(1024)}`);
     const long = await session.check('stream', { bytes: longFrame.repeat(4), chunks: [] });
-    const { Session } = require('../../harness/session');
+    const { Session } = require('../../harness/run/session');
     const probe = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
     sides = probe.sides;
     probe.close();

@@ -9,7 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { cliMain } = require('../fixtures/helpers');
-const { pinnedVersions, defaultVersion, resolveNode } = require('../../harness/binaries');
+const { pinnedVersions, defaultVersion, resolveNode } = require('../../harness/base/binaries');
 
 describe('ipcfuzz node: lines, latest and outdated from npm', function () {
   this.timeout(60_000);

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { satisfies, range } = require('../../harness/node-support');
+const { satisfies, range } = require('../../harness/base/node-support');
 const { engines } = require('../../package.json');
 
 const cli = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');

@@ -9,9 +9,9 @@ const path = require('node:path');
 const { runConformance } = require('../../conformance/runner');
 const { runForkColumn } = require('../../conformance/e2e/driver');
 const { failing } = require('../../conformance/judge');
-const { loadKnown } = require('../../harness/known');
-const { pinnedVersions, resolveNode } = require('../../harness/binaries');
-const { pinnedRuntimes } = require('../../harness/runtimes');
+const { loadKnown } = require('../../harness/oracle/known');
+const { pinnedVersions, resolveNode } = require('../../harness/base/binaries');
+const { pinnedRuntimes } = require('../../harness/base/runtimes');
 
 const e2eDir = path.join(__dirname, '..', '..', 'conformance', 'e2e');
 

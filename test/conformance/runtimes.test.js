@@ -4,15 +4,15 @@
 // it is, and the readers wire.js names accept what the wire check measures.
 const assert = require('node:assert/strict');
 const { wireCheck } = require('../../conformance/interop');
-const { wireFormat } = require('../../harness/annotate');
-const { hexdump } = require('../../harness/hexdump');
-const { knownReaders } = require('../../harness/wire');
-const { resolveRuntime, pinnedRuntimes } = require('../../harness/runtimes');
-const { pinnedVersions } = require('../../harness/binaries');
+const { wireFormat } = require('../../harness/wire/annotate');
+const { hexdump } = require('../../harness/wire/hexdump');
+const { knownReaders } = require('../../harness/wire/tags');
+const { resolveRuntime, pinnedRuntimes } = require('../../harness/base/runtimes');
+const { pinnedVersions } = require('../../harness/base/binaries');
 const { runConformance } = require('../../conformance/runner');
 const { interopRows } = require('../../conformance/interop');
 const { reportMarkdown } = require('../../conformance/report/markdown');
-const { loadKnown } = require('../../harness/known');
+const { loadKnown } = require('../../harness/oracle/known');
 
 describe('pinned runtimes on the wire', function () {
   this.timeout(300_000);

@@ -15,11 +15,11 @@ const { v8Vectors, v8VectorOf, loadSource, group, nodeReads } = require('../../c
 const { extract } = require('../../scripts/extract-v8-vectors');
 const { referenceExpectations, verdictProblem } = require('../../conformance/generate');
 const { runConformance, runCodecColumn, describeBinaries, loadCases } = require('../../conformance/runner');
-const { annotateStream } = require('../../harness/annotate');
-const { tags, viewTypes } = require('../../harness/wire');
-const { loadKnown } = require('../../harness/known');
+const { annotateStream } = require('../../harness/wire/annotate');
+const { tags, viewTypes } = require('../../harness/wire/tags');
+const { loadKnown } = require('../../harness/oracle/known');
 const { catalog } = require('../../harness/mutants/catalog');
-const { pinnedVersions, defaultVersion } = require('../../harness/binaries');
+const { pinnedVersions, defaultVersion } = require('../../harness/base/binaries');
 const { failing } = require('../../conformance/judge');
 const { cli } = require('../fixtures/helpers');
 

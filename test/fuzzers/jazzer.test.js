@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { resolveNode, root } = require('../../harness/binaries');
+const { resolveNode, root } = require('../../harness/base/binaries');
 const { targets } = require('../../fuzzers/jazzer/engine');
 
 const node = resolveNode('26.12.1');
@@ -72,10 +72,10 @@ describe('Jazzer.js engine', function () {
   it('records a native crash the screen misses, goes on after it, and leaves no temporary files', async function () {
     const { createHash } = require('node:crypto');
     const { runJazzer } = require('../../fuzzers/jazzer/engine');
-    const { Session } = require('../../harness/session');
-    const { FindingStore } = require('../../harness/findings');
-    const { loadKnown } = require('../../harness/known');
-    const { screen } = require('../../harness/crash-screen');
+    const { Session } = require('../../harness/run/session');
+    const { FindingStore } = require('../../harness/findings/recorder');
+    const { loadKnown } = require('../../harness/oracle/known');
+    const { screen } = require('../../harness/recipes/crash-shapes');
     const inputs = require('../../fuzzers/jazzer/inputs');
     const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex');
     const seeds = path.join(root, 'corpus', 'jazzer', 'value');
@@ -125,8 +125,8 @@ describe('Jazzer.js engine', function () {
   // a few such ends in a row; the run goes on and says why.
   it('starts a target again when it dies without saving an input, and gives it up in the end', async function () {
     const { runJazzer } = require('../../fuzzers/jazzer/engine');
-    const { FindingStore } = require('../../harness/findings');
-    const { loadKnown } = require('../../harness/known');
+    const { FindingStore } = require('../../harness/findings/recorder');
+    const { loadKnown } = require('../../harness/oracle/known');
     const dying = path.join(out, 'dying-node');
     fs.writeFileSync(dying, '#!/bin/sh\necho "==$$== Segmentation Fault" >&2\nkill -SEGV $$\n', { mode: 0o755 });
     const sides = { a: { codec: 'js', node }, b: { codec: 'native', node: dying } };
@@ -147,8 +147,8 @@ describe('Jazzer.js engine', function () {
   // each with seeds of its own, on the target's one working corpus.
   it('runs one target on two cores as two libFuzzer processes sharing its corpus', async function () {
     const { runJazzer } = require('../../fuzzers/jazzer/engine');
-    const { FindingStore } = require('../../harness/findings');
-    const { loadKnown } = require('../../harness/known');
+    const { FindingStore } = require('../../harness/findings/recorder');
+    const { loadKnown } = require('../../harness/oracle/known');
     const sides = { a: { codec: 'js', node }, b: { codec: 'native', node } };
     const work = path.join(out, 'jobs', 'work');
     const { statuses } = await runJazzer({
@@ -171,7 +171,7 @@ describe('Jazzer.js engine', function () {
     const saved = fs.existsSync(dir) ?
       fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'finding.json'))) : [];
     if (!saved.length) this.skip();
-    const { Session } = require('../../harness/session');
+    const { Session } = require('../../harness/run/session');
     const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
     try {
       for (const folder of saved) {

@@ -25,9 +25,9 @@ describe('Jazzer.js launcher', function () {
 
   it('instruments the classes of the value target\'s values, not the walk that finds them', function () {
     const included = includedBy(withJazzerFlags(argv));
-    assert.ok(included.some((file) => file.endsWith('harness/value-classes.js')));
-    assert.ok(included.some((file) => file.endsWith('harness/annotate.js')));
-    assert.ok(!included.some((file) => file.endsWith('harness/coverage.js')));
+    assert.ok(included.some((file) => file.endsWith('harness/observe/value-classes.js')));
+    assert.ok(included.some((file) => file.endsWith('harness/wire/annotate.js')));
+    assert.ok(!included.some((file) => file.endsWith('harness/observe/coverage.js')));
   });
 
   it('adds its flags once, however often the command line is run again', function () {
@@ -41,7 +41,8 @@ describe('Jazzer.js launcher', function () {
       const included = includedBy(args);
       assert.ok(included.some((file) => file.endsWith('harness/codecs/framing.js')));
       assert.ok(included.some((file) => file.endsWith('fuzzers/jazzer/inputs.js')));
-      assert.ok(!included.some((file) => file.endsWith('harness/compare.js') || file.endsWith('harness/canonical.js')));
+      assert.ok(!included.some((file) => file.endsWith('harness/oracle/compare.js') ||
+        file.endsWith('harness/oracle/canonical.js')));
       assert.ok(!args.some((a) => a.startsWith('--timeout=')));
     }
   });

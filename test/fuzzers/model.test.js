@@ -17,10 +17,10 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isDeepStrictEqual } = require('node:util');
 const model = require('../../fuzzers/native/model');
-const { Session } = require('../../harness/session');
+const { Session } = require('../../harness/run/session');
 const { loadVectors } = require('../../conformance/vectors');
 const jazzerInputs = require('../../fuzzers/jazzer/inputs');
-const { annotateFrame } = require('../../harness/annotate');
+const { annotateFrame } = require('../../harness/wire/annotate');
 const { root, frame, cli, skipWith } = require('../fixtures/helpers');
 
 const native = path.join(root, '.ipcfuzz', 'native');

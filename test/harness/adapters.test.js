@@ -3,9 +3,9 @@
 // serialize, decode and the framer's handling of reads.
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { WorkerProcess } = require('../../harness/worker-process');
-const { Session, resolveCodec } = require('../../harness/session');
-const { EnvironmentError, UsageError } = require('../../harness/errors');
+const { WorkerProcess } = require('../../harness/run/worker-process');
+const { Session, resolveCodec } = require('../../harness/run/session');
+const { EnvironmentError, UsageError } = require('../../harness/base/errors');
 const { node26, node263, fixture, frame } = require('../fixtures/helpers');
 
 // Frames of the V8 format (version 15) with the IPC host-object layout:

@@ -2,8 +2,8 @@
 // The annotated hex dump: what each byte range of a frame means, and where
 // and why reading stops.
 const assert = require('node:assert/strict');
-const { annotateFrame, annotateStream, fieldAt } = require('../../harness/annotate');
-const { hexdump } = require('../../harness/hexdump');
+const { annotateFrame, annotateStream, fieldAt } = require('../../harness/wire/annotate');
+const { hexdump } = require('../../harness/wire/hexdump');
 const { frame } = require('../fixtures/helpers');
 
 const bytes = (hex) => Buffer.from(hex.replace(/\s+/g, ''), 'hex');
@@ -75,7 +75,7 @@ describe('annotate', function () {
     });
 
     it('names the fields around an offset as the whole frame read would, reading no further', function () {
-      const { fieldsAround } = require('../../harness/annotate');
+      const { fieldsAround } = require('../../harness/wire/annotate');
       const frames = ['ff0f 6f 220161 4902 7b01', 'ff0f 5c00 01 04 01020304', 'ff0f 4102 4902 4904 2400 02',
         'ff0f 6f 2201 61 5c01 6f 7b00 7b01', 'ff0f 00 00 4902', 'ff0f 4902 ffff', 'ff0f 6f 2201']
         .map((h) => bytes(frame(h)));

@@ -8,9 +8,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { setTimeout } = require('node:timers/promises');
-const { Session } = require('../../harness/session');
-const { FindingStore } = require('../../harness/findings');
-const { loadKnown } = require('../../harness/known');
+const { Session } = require('../../harness/run/session');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { loadKnown } = require('../../harness/oracle/known');
 const { runProperties } = require('../../properties/engine');
 
 const num = (v) => ({ k: 'number', v });
@@ -70,7 +70,7 @@ describe('batches of checks', function () {
     }
   });
 
-  // Each a worker process less: the crash judge (harness/crash-judge.js)
+  // Each a worker process less: the crash judge (harness/run/crash-judge.js)
   // finds in a worker, without the crash, that the native codec reaches it.
   it('gives screened inputs the known crash a worker has shown, judged, and has a worker check every 32nd',
     async function () {

@@ -4,8 +4,8 @@
 // most rules are checked in this process; the rules about frames and codec
 // copies are checked on real decodes in 26.12.1.
 const assert = require('node:assert/strict');
-const { canonicalize } = require('../../harness/canonical');
-const { treeDiff } = require('../../harness/compare');
+const { canonicalize } = require('../../harness/oracle/canonical');
+const { treeDiff } = require('../../harness/oracle/compare');
 const { frame, useSession, node26, runNode } = require('../fixtures/helpers');
 
 const c = (value, options) => canonicalize(value, options);
@@ -83,7 +83,7 @@ describe('canonical trees', function () {
     // (a Proxy's keys are listed, as without them): the tree must not change.
     it('describes arrays walked by index as it does when their keys are listed', async function () {
       this.timeout(30_000);
-      const canonical = JSON.stringify(require.resolve('../../harness/canonical'));
+      const canonical = JSON.stringify(require.resolve('../../harness/oracle/canonical'));
       const script = `const { canonicalize } = require(${canonical});
         const packed = [1, 'two', -0, [3], { four: 4 }];
         packed.named = 5;
@@ -143,7 +143,7 @@ describe('canonical trees', function () {
     it('tells a plain array\'s holes from items its prototypes give at those indices', async function () {
       // Items are asked for by index only with the binary's internals (ownNonIndexKeys).
       const script = `
-        const { canonicalize } = require(${JSON.stringify(require.resolve('../../harness/canonical'))});
+        const { canonicalize } = require(${JSON.stringify(require.resolve('../../harness/oracle/canonical'))});
         const holey = () => {
           const a = Array.from({ length: 100 }, (_, i) => i);
           delete a[5];
@@ -202,7 +202,7 @@ describe('canonical trees', function () {
     // worker that starts after a crash would pay for it on its first value.
     it('names the prototypes of lazy globals, and loads them only when it meets one', async function () {
       this.timeout(30_000);
-      const canonical = JSON.stringify(require.resolve('../../harness/canonical'));
+      const canonical = JSON.stringify(require.resolve('../../harness/oracle/canonical'));
       const script = `const { canonicalize } = require(${canonical});
         const fetchLoaded = () => process.moduleLoadList.some((m) => m.includes('undici'));
         const before = [canonicalize(new Map()).proto, fetchLoaded()];
@@ -358,7 +358,7 @@ describe('canonical trees', function () {
         Reflect.ownKeys = ownKeys;
         return { props, listed };
       }
-      const canonical = require.resolve('../../harness/canonical');
+      const canonical = require.resolve('../../harness/oracle/canonical');
       const script = `const d = ${describeViews}; console.log(JSON.stringify(d(require(${JSON.stringify(canonical)}).canonicalize)))`;
       const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
       assert.equal(run.code, 0, run.stderr);

@@ -3,7 +3,7 @@
 // for word, gets its differences again without a check, and what is
 // remembered stays within its bound.
 const assert = require('node:assert/strict');
-const { CheckedBefore } = require('../../harness/checked-before');
+const { CheckedBefore } = require('../../harness/run/checked-before');
 
 // A check that counts its runs; its result holds a frame and a difference.
 function counting() {

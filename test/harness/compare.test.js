@@ -2,8 +2,8 @@
 // Outcome comparison: which tier a difference lands in, first on constructed
 // outcomes, then on real inputs that produce each tier.
 const assert = require('node:assert/strict');
-const { compareOutcomes, compareReads, treeDiff, tiers } = require('../../harness/compare');
-const { canonicalize } = require('../../harness/canonical');
+const { compareOutcomes, compareReads, treeDiff, tiers } = require('../../harness/oracle/compare');
+const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
 
 const ok = (extra) => ({ kind: 'ok', ...extra });

@@ -2,10 +2,10 @@
 // A difference is confirmed with both sides in fresh processes before it is
 // reported: one owed to what a process did before does not stand.
 const assert = require('node:assert/strict');
-const { Session } = require('../../harness/session');
-const { WorkerProcess } = require('../../harness/worker-process');
-const { compareOutcomes } = require('../../harness/compare');
-const { confirmSync } = require('../../harness/confirm');
+const { Session } = require('../../harness/run/session');
+const { WorkerProcess } = require('../../harness/run/worker-process');
+const { compareOutcomes } = require('../../harness/oracle/compare');
+const { confirmSync } = require('../../harness/run/confirm');
 const { fixture, node26 } = require('../fixtures/helpers');
 
 const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]] };

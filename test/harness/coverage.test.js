@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const coverage = require('../../harness/coverage');
+const coverage = require('../../harness/observe/coverage');
 
 const line = (text, group) => text.split('\n').find((l) => l.startsWith(`  ${group}:`));
 const count = (text, group, name) => Number(new RegExp(`(?:: |, )${name} (\\d+)`).exec(line(text, group))[1]);
@@ -87,7 +87,7 @@ describe('coverage view', function () {
 
   it('leaves no folder behind for a process that ends after its run removed it', function () {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-coverage-')), 'coverage');
-    const counting = `const c = require(${JSON.stringify(require.resolve('../../harness/coverage'))});
+    const counting = `const c = require(${JSON.stringify(require.resolve('../../harness/observe/coverage'))});
       c.countValue({ input: { recipe: { k: 'null' } }, outcomes: { serialize: {} } });
       require('node:fs').rmSync(process.env.IPCFUZZ_COVERAGE_DIR, { recursive: true });`;
     try {

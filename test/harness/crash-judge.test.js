@@ -1,10 +1,10 @@
 'use strict';
-// The crash judge (harness/crash-judge.js) says an input reaches the known
+// The crash judge (harness/run/crash-judge.js) says an input reaches the known
 // native crash only where a worker does crash on it, and the session applies
 // its judgments only while workers agree.
 const assert = require('node:assert/strict');
 const { fixtureLines } = require('../fixtures/helpers');
-const { KnownCrash, judgeKnownCrash } = require('../../harness/crash-judge');
+const { KnownCrash, judgeKnownCrash } = require('../../harness/run/crash-judge');
 const { buildInput } = require('../../harness/recipes/build');
 
 const num = { k: 'number', v: 1 };

@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert/strict');
-const { screen } = require('../../harness/crash-screen');
-const { SyncWorker } = require('../../harness/sync-worker');
+const { screen } = require('../../harness/recipes/crash-shapes');
+const { SyncWorker } = require('../../harness/run/sync-worker');
 const { node26 } = require('../fixtures/helpers');
 
 const port = (props, extra) => ({ recipe: { k: 'port', props, ...extra } });

@@ -7,8 +7,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { FindingStore } = require('../../harness/findings');
-const { Session } = require('../../harness/session');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { Session } = require('../../harness/run/session');
 
 // A view with an own byteLength: the js codec writes what it says, the native codec its slots.
 const recipe = { k: 'view', type: 'Uint8Array', bytes: '01020304',
@@ -18,7 +18,7 @@ const recipe = { k: 'view', type: 'Uint8Array', bytes: '01020304',
 // has come; its origin names the process.
 function saveAt(dir, file, name, at) {
   const script = `
-    const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings'))});
+    const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings/recorder'))});
     const { result, sides } = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'));
     while (Date.now() < ${at});
     const saved = new FindingStore(${JSON.stringify(dir)}).record(result, result.differences[0], { sides, origin: { name: ${JSON.stringify(name)} } });
@@ -144,7 +144,7 @@ describe('findings folder', function () {
     const dead = 1 + Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
     fs.renameSync(folder, `${folder}.${dead}.tmp`);
     const at = Date.now() + 1500;
-    const script = `const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings'))});
+    const script = `const { FindingStore } = require(${JSON.stringify(require.resolve('../../harness/findings/recorder'))});
       while (Date.now() < ${at});
       new FindingStore(${JSON.stringify(dir)});`;
     const codes = await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve) =>

@@ -9,10 +9,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { Session } = require('../../harness/session');
-const { SyncWorker } = require('../../harness/sync-worker');
-const { forkServerLibrary } = require('../../harness/fork-server');
-const { resolveNode, pinnedVersions } = require('../../harness/binaries');
+const { Session } = require('../../harness/run/session');
+const { SyncWorker } = require('../../harness/run/sync-worker');
+const { forkServerLibrary } = require('../../harness/run/fork-server');
+const { resolveNode, pinnedVersions } = require('../../harness/base/binaries');
 const { root, fixture, waitWhile, skipWith } = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
@@ -123,8 +123,8 @@ describe('fork server', function () {
 
     it('start their workers as nodes, say so once, and keep no check waiting', function () {
       const { times, kinds, state, off } = runPreloaded(`
-        const { Session } = require(root + '/harness/session');
-        const { resolveNode } = require(root + '/harness/binaries');
+        const { Session } = require(root + '/harness/run/session');
+        const { resolveNode } = require(root + '/harness/base/binaries');
         (async () => {
           const node = resolveNode();
           const session = new Session({ a: { codec: 'js', node }, b: { codec: ${JSON.stringify(abort)}, node },
@@ -152,8 +152,8 @@ describe('fork server', function () {
 
     it('start their workers as nodes, say so once, and keep no request waiting, synchronously', function () {
       const { times, kinds, zygote, off } = runPreloaded(`
-        const { SyncWorker } = require(root + '/harness/sync-worker');
-        const { resolveNode } = require(root + '/harness/binaries');
+        const { SyncWorker } = require(root + '/harness/run/sync-worker');
+        const { resolveNode } = require(root + '/harness/base/binaries');
         const worker = new SyncWorker(resolveNode(), { timeoutMs: ${kTimeoutMs} });
         const times = [];
         const kinds = [];

@@ -5,8 +5,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseKnown, loadKnown, classify, splitByScope, scopeOf, defaultFile } = require('../../harness/known');
-const { UsageError } = require('../../harness/errors');
+const { parseKnown, loadKnown, classify, splitByScope, scopeOf, defaultFile } = require('../../harness/oracle/known');
+const { UsageError } = require('../../harness/base/errors');
 const { cli, frame } = require('../fixtures/helpers');
 
 const list = (entries) => JSON.stringify({ entries });

@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert');
 const { spawn } = require('node:child_process');
-const { onLines, onJsonLines, afterOutput } = require('../../harness/lines');
+const { onLines, onJsonLines, afterOutput } = require('../../harness/base/json-lines');
 
 describe('lines', function () {
   it('gives each line once, whole, however the text is cut', function () {

@@ -6,8 +6,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../../harness/worker-process');
-const { SyncWorker } = require('../../harness/sync-worker');
+const { WorkerProcess } = require('../../harness/run/worker-process');
+const { SyncWorker } = require('../../harness/run/sync-worker');
 const { node26, fixture, cli } = require('../fixtures/helpers');
 
 const conformanceDir = path.join(__dirname, '..', '..', 'conformance', 'vectors', 'accept', 'host');
@@ -24,7 +24,7 @@ describe('outcomes and counts', function () {
   });
 
   it('renders a result where one side crashed and the other ran user code', function () {
-    const { renderResult } = require('../../harness/report');
+    const { renderResult } = require('../../harness/findings/report');
     const info = { node: 'v26.12.1' };
     const sides = { a: { codec: 'js', info }, b: { codec: 'native', info } };
     const a = { kind: 'ok', bytes: '00000004ff0f4902', effects: ['get x'] };

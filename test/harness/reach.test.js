@@ -1,5 +1,5 @@
 'use strict';
-// The reachability check of findings (harness/reach): each finding's round
+// The reachability check of findings (harness/findings/reach): each finding's round
 // trip through child_process.fork(..., { serialization: 'advanced' }) in the
 // build under test and in 26.3.1, its verdict, repro-fork.js and issue.md.
 const assert = require('node:assert/strict');
@@ -7,9 +7,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { FindingStore } = require('../../harness/findings');
-const { resolveNode, probeNode } = require('../../harness/binaries');
-const { checkFinding, checkFindings, referenceVersion } = require('../../harness/reach');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { resolveNode, probeNode } = require('../../harness/base/binaries');
+const { checkFinding, checkFindings, referenceVersion } = require('../../harness/findings/reach');
 const { fixture, frame } = require('../fixtures/helpers');
 const { saveFinding } = require('../fixtures/findings');
 

@@ -5,8 +5,8 @@
 const assert = require('node:assert/strict');
 const { compileRecipe } = require('../../harness/recipes/codegen');
 const { RecipeError } = require('../../harness/recipes/errors');
-const { viewTypes, bytesPerElement } = require('../../harness/wire');
-const { UsageError } = require('../../harness/errors');
+const { viewTypes, bytesPerElement } = require('../../harness/wire/tags');
+const { UsageError } = require('../../harness/base/errors');
 const { fixture, useWorker } = require('../fixtures/helpers');
 
 const num = (v) => ({ k: 'number', v });

@@ -6,11 +6,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { reduce, stepsOf, isPairing, drive } = require('../../harness/reduce');
-const { FindingRecorder, FindingStore } = require('../../harness/findings');
+const { reduce, stepsOf, isPairing, drive } = require('../../harness/findings/reduce');
+const { FindingRecorder, FindingStore } = require('../../harness/findings/recorder');
 const { recipeNodes } = require('../../harness/recipes/nodes');
-const { Session } = require('../../harness/session');
-const { parseKnown } = require('../../harness/known');
+const { Session } = require('../../harness/run/session');
+const { parseKnown } = require('../../harness/oracle/known');
 
 // Runs a reduction whose check gives what check(input) does (the input itself: keeps judges inputs).
 function reduced(type, input, keeps, check = (i) => i) {

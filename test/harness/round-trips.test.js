@@ -22,7 +22,7 @@ const seed = Number(process.env.IPCFUZZ_SEED ?? 20261123);
 // stands for the tree.
 function treesInFreshProcess(recipes, way) {
   const script = `
-    const { canonicalize } = require(${JSON.stringify(path.join(root, 'harness', 'canonical.js'))});
+    const { canonicalize } = require(${JSON.stringify(path.join(root, 'harness', 'oracle', 'canonical.js'))});
     const { buildInput } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'build.js'))});
     const { compileRecipe } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'codegen.js'))});
     const build = {

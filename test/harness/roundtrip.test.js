@@ -1,12 +1,12 @@
 'use strict';
 // The round-trip oracle: a codec must read back what it wrote, to the value it
-// was given modulo the lossy classes of harness/roundtrip.js.
+// was given modulo the lossy classes of harness/oracle/roundtrip.js.
 const assert = require('node:assert/strict');
 const { fixture, useSession, checkAgainst } = require('../fixtures/helpers');
 const fc = require('fast-check');
-const { roundtripDifferences, lossless, lossy } = require('../../harness/roundtrip');
-const { treeDiff } = require('../../harness/compare');
-const { canonicalize } = require('../../harness/canonical');
+const { roundtripDifferences, lossless, lossy } = require('../../harness/oracle/roundtrip');
+const { treeDiff } = require('../../harness/oracle/compare');
+const { canonicalize } = require('../../harness/oracle/canonical');
 const { recipe } = require('../../harness/arbitraries/recipes');
 const { buildInput } = require('../../harness/recipes/build');
 

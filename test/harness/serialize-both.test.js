@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
 const { recipe } = require('../../harness/arbitraries/recipes');
-const { screen } = require('../../harness/crash-screen');
+const { screen } = require('../../harness/recipes/crash-shapes');
 const { fixtureLines } = require('../fixtures/helpers');
 
 const seed = Number(process.env.IPCFUZZ_SEED ?? 20261126);

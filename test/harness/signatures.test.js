@@ -2,8 +2,8 @@
 // Signatures dedupe findings: inputs hitting one problem share a signature,
 // different problems do not.
 const assert = require('node:assert/strict');
-const { compareOutcomes } = require('../../harness/compare');
-const { canonicalize } = require('../../harness/canonical');
+const { compareOutcomes } = require('../../harness/oracle/compare');
+const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
 
 const u8 = (type, bytes, tamper) => ({ k: 'view', type, bytes, tamper });

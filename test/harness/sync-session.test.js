@@ -45,7 +45,7 @@ describe('synchronous session', function () {
 
   it('runs an adapter file in a worker, whatever its binary', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('hang.js'))}, node } },
         timeoutMs: 1000 });
@@ -62,7 +62,7 @@ describe('synchronous session', function () {
   it('tells of each input checked in-process, given its result again too, and whether it was screened',
     async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       const told = [];
@@ -88,7 +88,7 @@ describe('synchronous session', function () {
 
   it('serializes here a screened input the crash judge finds clear of the known crash', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       // The screen sees an index key on a host object; a step takes it away before the codec comes.
@@ -110,7 +110,7 @@ describe('synchronous session', function () {
   // libFuzzer's mutations of a crashing input often leave its recipe as it was.
   it('gives a request that crashed its worker the same crash again, without another worker', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('abort.js'))}, node } },
         timeoutMs: 10000 });
@@ -128,7 +128,7 @@ describe('synchronous session', function () {
   it('checks an input that changes a built-in prototype in a worker of its own, isolated if it crashes there',
     async function () {
       const script = `
-        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
         const node = process.execPath;
         // No screen: the input shaped like the known native crash is not foreseen.
         const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } },
@@ -161,7 +161,7 @@ describe('synchronous session', function () {
 
   it('checks an input that gives Object.prototype an element in the worker of the screened inputs', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
       const node = process.execPath;
       const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       const setter = (key) => ({ recipe: { k: 'array', items: [{ k: 'number', v: 1 }], length: 3,
@@ -180,7 +180,7 @@ describe('synchronous session', function () {
   it('builds a screened input that changes a built-in prototype only in its worker, and judges its crash there',
     async function () {
       const script = `
-        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'sync-session'))});
+        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
         const node = process.execPath;
         const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
         const sent = [];

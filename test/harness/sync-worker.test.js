@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { SyncWorker, forkServerLibrary } = require('../../harness/sync-worker');
+const { SyncWorker, forkServerLibrary } = require('../../harness/run/sync-worker');
 const { node26, fixture, skipWith, descendants } = require('../fixtures/helpers');
 
 // The workers that synchronous workers of this process started: node
@@ -86,7 +86,7 @@ describe('synchronous worker', function () {
     // As a Jazzer.js target ends, in libFuzzer's exit(): here, by SIGKILL.
     const script = `
       const path = require('node:path');
-      const { SyncWorker } = require(${JSON.stringify(require.resolve('../../harness/sync-worker'))});
+      const { SyncWorker } = require(${JSON.stringify(require.resolve('../../harness/run/sync-worker'))});
       const worker = new SyncWorker(${JSON.stringify(node26)});
       worker.request({ op: 'serialize', codec: 'js', input: { recipe: { k: 'null' } } });
       process.stdout.write(path.dirname(worker.fifoPrefix), () => process.kill(process.pid, 'SIGKILL'));`;
@@ -180,7 +180,7 @@ describe('synchronous worker', function () {
     it('runs the event loop once for a process that never returns to it, freeing closed ports', function () {
       const script = `
         const { MessageChannel } = require('node:worker_threads');
-        const { runEventLoopOnce } = require(${JSON.stringify(require.resolve('../../harness/fork-server'))});
+        const { runEventLoopOnce } = require(${JSON.stringify(require.resolve('../../harness/run/fork-server'))});
         globalThis.gc();
         const before = process.memoryUsage().heapUsed;
         for (let i = 1; i <= 10000; i++) {

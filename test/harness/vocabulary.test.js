@@ -3,11 +3,11 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const wire = require('../../harness/wire');
+const wire = require('../../harness/wire/tags');
 const { root, node26 } = require('../fixtures/helpers');
 
 describe('vocabulary', function () {
-  it("the reference codec's frozen list of view types is harness/wire.js's, index for index", function () {
+  it("the reference codec's frozen list of view types is harness/wire/tags.js's, index for index", function () {
     // The reference needs --expose-internals, as in its workers.
     const js = path.join(root, 'harness', 'codecs', 'js.js');
     const run = spawnSync(node26, ['--expose-internals', '--no-warnings', '-e',

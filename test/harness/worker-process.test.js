@@ -2,13 +2,13 @@
 // Worker isolation: a request that kills or wedges the worker is answered as
 // a crash or hang, the worker is replaced, and every other request is answered.
 const assert = require('node:assert/strict');
-const { WorkerProcess } = require('../../harness/worker-process');
-const { Session } = require('../../harness/session');
-const { EnvironmentError, StoppedError } = require('../../harness/errors');
+const { WorkerProcess } = require('../../harness/run/worker-process');
+const { Session } = require('../../harness/run/session');
+const { EnvironmentError, StoppedError } = require('../../harness/base/errors');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ForkServer, forkServerLibrary, makeFifos } = require('../../harness/fork-server');
+const { ForkServer, forkServerLibrary, makeFifos } = require('../../harness/run/fork-server');
 const {
   node26, fixture, within, waitWhile, useWorker, checkAgainst, skipWith, descendants,
 } = require('../fixtures/helpers');
@@ -185,13 +185,13 @@ describe('WorkerProcess', function () {
         const [a, b] = await Promise.all([fresh, warm].map((w) => w.request(request)));
         assert.equal(a.kind, 'ok');
         assert.deepEqual(a, b);
-        assert.match(fresh.child.spawnargs.at(-1), /harness\/fresh-worker\.js$/);
-        assert.match(warm.child.spawnargs.at(-1), /harness\/worker\.js$/);
+        assert.match(fresh.child.spawnargs.at(-1), /harness\/run\/fresh-worker\.js$/);
+        assert.match(warm.child.spawnargs.at(-1), /harness\/run\/worker\.js$/);
         const difference = { tier: 'bytes', signature: 'bytes/serialize/x' };
         assert.equal(await session.confirm('value', view, difference), false);
         const started = [...session.freshWorkers].map((w) => w.main);
         assert.equal(started.length, 6);
-        for (const main of started) assert.match(main, /harness\/fresh-worker\.js$/);
+        for (const main of started) assert.match(main, /harness\/run\/fresh-worker\.js$/);
       } finally {
         for (const w of [fresh, warm, session]) w.close();
       }
@@ -232,7 +232,7 @@ describe('WorkerProcess', function () {
         assert.equal((await session.run('a', serialize('js'))).bytes, '00000004ff0f4902');
         const answering = descendants(node26).find(({ pid }) => pid === worker.child.pid);
         assert.notEqual(answering.ppid, process.pid);
-        assert.match(answering.args.join(' '), /harness\/zygote\.js/);
+        assert.match(answering.args.join(' '), /harness\/run\/zygote\.js/);
       } finally {
         session.close();
       }

@@ -10,9 +10,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { runPair, describeFindings } = require('../../properties/helpers');
-const { FindingStore } = require('../../harness/findings');
-const { resolveNode } = require('../../harness/binaries');
-const { isSharedDefect } = require('../../harness/roundtrip');
+const { FindingStore } = require('../../harness/findings/recorder');
+const { resolveNode } = require('../../harness/base/binaries');
+const { isSharedDefect } = require('../../harness/oracle/roundtrip');
 
 const cli = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');
 

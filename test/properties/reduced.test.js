@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { cli, runNode } = require('../fixtures/helpers');
-const { FindingStore } = require('../../harness/findings');
+const { FindingStore } = require('../../harness/findings/recorder');
 
 describe('reduced findings', function () {
   this.timeout(180_000);

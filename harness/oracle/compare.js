@@ -1,0 +1,352 @@
+'use strict';
+// Compares two codecs' outcomes and names each difference by tier:
+//   crash           one codec crashed or hung and the other did not, or not
+//                   alike (both ending the same way is agreement: the report
+//                   still shows it)
+//   acceptance      one accepted what the other rejected
+//   roundtrip       a codec cannot read back what it wrote, or reads back a
+//                   different value (see roundtrip.js); found even when both agree
+//   error-identity  both rejected, with a different error class or code
+//   bytes           both serialized, to different frames
+//   classification  decoded values differ in type, prototype or Buffer-ness
+//   value           decoded values differ in anything else
+//   effects         serializing ran different user code (getters, setters)
+//   framing         a framer delivered a different number of messages or
+//                   reported a different buffering state
+// A difference carries a signature (tier, operation, outcome kinds, the first
+// differing field) so that many inputs hitting one problem count once.
+
+const { annotateFrame, fieldsAround } = require('../wire/annotate');
+const { sameBytes, sameRun, kRun } = require('./canonical');
+const { frameOf } = require('./ops');
+
+const tiers = [
+  'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
+];
+const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
+
+function errorLabel(error) {
+  return error.code ? `${error.name}[${error.code}]` : error.name;
+}
+
+function outcomeLabel(outcome) {
+  if (outcome.kind === 'reject') return `reject ${errorLabel(outcome.error)}`;
+  if (outcome.kind === 'crash') return `crash ${outcome.signal ?? `exit ${outcome.code}`}`;
+  return outcome.kind;
+}
+
+// First difference between two canonical trees: { path, field, a, b } or null.
+// `lossy` (the round-trip oracle's, see roundtrip.js) leaves out of the
+// comparison the fields for which skip(node, key) holds, on either side, and
+// matches a node of `a` for which matchesAll(node) holds with whatever `b` has
+// there, and a node of `b` with nothing. The path is spelled out only once a
+// difference is found.
+function treeDiff(a, b, lossy) {
+  const found = firstDifference(a, b, lossy);
+  if (!found) return null;
+  const { up } = found;  // [key, a, b] of each array and object, from the difference up to the root
+  let path = '$';
+  for (let i = up.length - 3; i >= 0; i -= 3) path += typeof up[i] === 'number' ? `[${up[i]}]` : `.${up[i]}`;
+  // Named after the nearest field, not an index: "$.proto[0]" differs in proto.
+  const d = { path, field: found.shape ? 'shape' : path.split('.').at(-1).replace(/\[\d+\]/g, ''), a: found.a,
+    b: found.b };
+  // The node type decides what the field means: the outermost node holding it names it.
+  for (let i = 0; i < up.length; i += 3) {
+    if (up[i] === d.field) d.node = up[i + 1].t ?? up[i + 2].t;
+  }
+  return d;
+}
+
+const kept = (node, key, lossy) => Object.hasOwn(node, key) && !lossy?.skip(node, key);
+// A long byte run held alike by both nodes is not spelled out to be compared.
+// Nor a long run of numbers: only the other props of the two arrays are.
+const alike = (a, b, key, lossy) => (key === 'bytes' && sameBytes(a, b)) ||
+  (key === 'props' && sameRun(a, b) && firstDifference(a[kRun].named, b[kRun].named, lossy) === null);
+const isNode = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+// How a pair compares on its own: null when alike, { a, b } (and shape) when
+// not, or `kContainers` when both are arrays or both nodes, to compare below.
+const kContainers = Symbol('containers');
+function compareHere(a, b, lossy) {
+  if (a === b) return null;
+  if (lossy && isNode(a) && lossy.matchesAll(a)) return null;
+  if (lossy && isNode(b) && lossy.matchesAll(b)) return a === undefined ? null : { a, b };
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return { a, b };
+  if (Array.isArray(a) !== Array.isArray(b)) return { a, b, shape: true };
+  return kContainers;
+}
+
+// The keys below a pair of containers, in the order they are compared: array
+// indices; or the node type first (it decides what the other fields mean),
+// then a's fields, then those only b has.
+function keysBelow(a, b, lossy) {
+  if (Array.isArray(a)) return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => i);
+  const keys = ['t'];
+  for (const key in a) if (key !== 't' && kept(a, key, lossy)) keys.push(key);
+  for (const key in b) if (key !== 't' && !kept(a, key, lossy) && kept(b, key, lossy)) keys.push(key);
+  return keys;
+}
+
+// A part of a tree, as JSON for a difference's detail; made by `make`, whose
+// walk may also go deeper than the harness's stack (deeply nested values):
+// such a part is named, not printed.
+function printed(make) {
+  try {
+    return JSON.stringify(make());
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return '(nested too deep to print)';
+  }
+}
+
+// Depth first, in the order above. Recursion is the fast way; a tree deeper
+// than the JS stack (deeply nested values) is walked again with a stack of
+// its own.
+function firstDifference(a, b, lossy) {
+  try {
+    return descend(a, b, lossy);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return walk(a, b, lossy);
+  }
+}
+
+const samePair = (x, y) => Array.isArray(x) && Array.isArray(y) && x.length === 2 && y.length === 2 &&
+  x[0] === y[0] && x[1] === y[1];
+
+function descend(a, b, lossy) {
+  const here = compareHere(a, b, lossy);
+  if (here !== kContainers) {
+    if (here) here.up = [];
+    return here;
+  }
+  // Below, a pair that is the same string, number or node is alike without a
+  // call, and so is a [key, node] pair of two such (leaf nodes are shared, see canonical.js).
+  if (Array.isArray(a)) {
+    const length = Math.max(a.length, b.length);
+    for (let i = 0; i < length; i++) {
+      const d = a[i] === b[i] || samePair(a[i], b[i]) ? null : descend(a[i], b[i], lossy);
+      if (d) return up(d, i, a, b);
+    }
+    return null;
+  }
+  let d = a.t === b.t ? null : descend(a.t, b.t, lossy);
+  if (d) return up(d, 't', a, b);
+  for (const key in a) {
+    if (key === 't' || !kept(a, key, lossy) || alike(a, b, key, lossy)) continue;
+    const x = a[key];
+    const y = kept(b, key, lossy) ? b[key] : undefined;
+    d = x === y ? null : descend(x, y, lossy);
+    if (d) return up(d, key, a, b);
+  }
+  for (const key in b) {
+    if (key === 't' || kept(a, key, lossy) || !kept(b, key, lossy)) continue;
+    d = descend(undefined, b[key], lossy);
+    if (d) return up(d, key, a, b);
+  }
+  return null;
+}
+
+function up(d, key, a, b) {
+  d.up.push(key, a, b);
+  return d;
+}
+
+// Pair i is xs[i] and ys[i], held under keys[i] by pair parents[i].
+function walk(a, b, lossy) {
+  const xs = [a];
+  const ys = [b];
+  const keys = [undefined];
+  const parents = [-1];
+  const todo = [0];
+  while (todo.length) {
+    const i = todo.pop();
+    const x = xs[i];
+    const y = ys[i];
+    const here = compareHere(x, y, lossy);
+    if (here === null) continue;
+    if (here !== kContainers) {
+      here.up = [];
+      for (let at = i; parents[at] !== -1; at = parents[at]) here.up.push(keys[at], xs[parents[at]], ys[parents[at]]);
+      return here;
+    }
+    const below = keysBelow(x, y, lossy);
+    for (let k = below.length - 1; k >= 0; k--) {
+      const key = below[k];
+      if (alike(x, y, key, lossy)) continue;
+      todo.push(xs.length);
+      xs.push(Array.isArray(x) || kept(x, key, lossy) || key === 't' ? x[key] : undefined);
+      ys.push(Array.isArray(y) || kept(y, key, lossy) || key === 't' ? y[key] : undefined);
+      keys.push(key);
+      parents.push(i);
+    }
+  }
+  return null;
+}
+
+const failed = (outcome) => outcome.kind === 'crash' || outcome.kind === 'hang';
+const bothFailedAlike = (oa, ob) => failed(oa) && failed(ob) && outcomeLabel(oa) === outcomeLabel(ob);
+
+function sameEnd(oa, ob) {
+  return oa.kind === ob.kind && (oa.kind !== 'reject' ||
+    (errorLabel(oa.error) === errorLabel(ob.error) && oa.error.message === ob.error.message));
+}
+
+function difference(tier, op, where, a, b, key, detail) {
+  return { tier, op, where, a, b, signature: `${tier}/${op}/${key}`, detail };
+}
+
+function sideSummary(outcome) {
+  const s = { kind: outcome.kind };
+  if (outcome.error) Object.assign(s, { name: outcome.error.name, code: outcome.error.code });
+  if (outcome.kind === 'crash') Object.assign(s, { signal: outcome.signal, code: outcome.code });
+  return s;
+}
+
+// Differences between two outcomes of the same operation; both may carry
+// `bytes` (serialize), `tree` (deserialize) or `effects`.
+function compareOutcomes(op, where, oa, ob) {
+  const a = sideSummary(oa);
+  const b = sideSummary(ob);
+  const out = [];
+  if (oa.kind === 'crash' || oa.kind === 'hang' || ob.kind === 'crash' || ob.kind === 'hang') {
+    if (bothFailedAlike(oa, ob)) return [];
+    const side = ['crash', 'hang'].includes(oa.kind) ? 'a' : 'b';
+    const failed = side === 'a' ? oa : ob;
+    return [difference('crash', op, where, a, b, `${side}:${outcomeLabel(failed)}`,
+      `${side} ${outcomeLabel(failed)}`)];
+  }
+  if (oa.kind !== ob.kind) {
+    const rejected = oa.kind === 'reject' ? oa : ob;
+    out.push(difference('acceptance', op, where, a, b,
+      `${oa.kind === 'reject' ? 'a' : 'b'}-rejects:${errorLabel(rejected.error)}`,
+      `a ${outcomeLabel(oa)}, b ${outcomeLabel(ob)}`));
+  } else if (oa.kind === 'reject') {
+    const la = errorLabel(oa.error);
+    const lb = errorLabel(ob.error);
+    if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
+  } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
+    const { offset, field, numbers } = bytesDifference(frameOf(oa), frameOf(ob));
+    out.push(numbers ?
+      difference('bytes', op, where, a, b, 'number-representation', `the same numbers, written as another type from ` +
+        `offset 0x${offset.toString(16)}: a ${numbers.a}, b ${numbers.b}`) :
+      difference('bytes', op, where, a, b, field, `frames differ from offset 0x${offset.toString(16)} (${field})`));
+  } else if (oa.tree !== undefined) {
+    const d = treeDiff(oa.tree, ob.tree);
+    if (d) {
+      const tier = classificationFields.has(d.field) ? 'classification' : 'value';
+      out.push(difference(tier, op, where, a, b, `${d.node ?? 'node'}.${d.field}`,
+        `${d.path}: ${printed(() => d.a)} vs ${printed(() => d.b)}`));
+    }
+  }
+  // Effects are compared when both ended alike: a different error explains the rest.
+  if (sameEnd(oa, ob) && oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
+    let i = 0;
+    while (oa.effects[i] === ob.effects[i]) i++;
+    // How far the pool moved depends on the value, not on the cause: one signature for any amount.
+    const first = String(oa.effects[i] ?? ob.effects[i]).replace(/^pool \+\d+$/, 'pool moved');
+    out.push(difference('effects', op, where, a, b, `${oa.effects[i] ? 'a' : 'b'} ${first}`,
+      `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
+  }
+  return out;
+}
+
+// Where two frames that are not the same part: { offset, field }, and
+// `numbers` ({ a, b }: the tag each wrote there) when they differ only in
+// how numbers are written (numbersAsWritten): V8 writes an integral number
+// as int32 or double by the field representation of the object's hidden
+// class, which may depend on the codec (a copy of a host object) or on what
+// the process ran before, which the fresh-process confirmation rules out.
+// Where either frame holds anything but a number at the first differing
+// byte, the two differ beyond that, and neither whole frame needs reading again.
+function bytesDifference(fa, fb) {
+  const offset = firstByteDifference(fa, fb);
+  const around = [fa, fb].map((frame) => fieldsAround(frame, offset));
+  if (around.every(({ at }) => numberFields.has(at)) && numbersAsWritten(fa) === numbersAsWritten(fb)) {
+    const [a, b] = around.map(({ at }) => at.replace(/^tag\.|\.value$/g, ''));
+    return { offset, field: 'number-representation', numbers: { a, b } };
+  }
+  return { offset, field: differingField(around) };
+}
+
+const numberFields = new Set(['tag.int32', 'int32.value', 'tag.double', 'double.value']);
+
+// A frame with every int32 and double written as its numeric value.
+function numbersAsWritten(bytes) {
+  const { values } = annotateFrame(bytes, 0, { describe: false });
+  const numbers = values.filter((v) => v.tag === 'int32' || v.tag === 'double').sort((x, y) => x.start - y.start);
+  if (!numbers.length) return bytes.toString('hex');
+  let out = '';
+  let at = 4;  // after the length prefix, which counts the bytes of each representation
+  for (const { start, end, tag } of numbers) {
+    const n = tag === 'double' ? bytes.readDoubleLE(start + 1) : zigzag(bytes.subarray(start + 1, end));
+    out += `${bytes.subarray(at, start).toString('hex')}<${Object.is(n, -0) ? '-0' : n}>`;
+    at = end;
+  }
+  return out + bytes.subarray(at).toString('hex');
+}
+
+function zigzag(varint) {
+  let n = 0;
+  for (let i = 0; i < varint.length; i++) n += (varint[i] & 0x7f) * 2 ** (7 * i);
+  return n % 2 ? -(n + 1) / 2 : n / 2;
+}
+
+// The wire field where two frames part, given the fields around that offset
+// in each (fieldsAround). A host-object field at the offset,
+// or right before it in either frame, names the cause best (a view that wrote
+// more or fewer bytes shifts everything after it).
+function differingField(fields) {
+  for (const { at } of fields) if (at.startsWith('host.')) return at;
+  for (const { before } of fields) if (before?.startsWith('host.')) return before;
+  return fields[0].at === 'beyond-value' || fields[0].at === 'unread' ? fields[1].at : fields[0].at;
+}
+
+// The first differing byte of the payloads, or of the prefixes when only they differ.
+function firstByteDifference(fa, fb) {
+  const from = (start) => {
+    const end = Math.min(fa.length, fb.length);
+    let i = start;
+    // Long runs compared natively first: a large frame may differ only near its end.
+    const run = 4096;
+    while (i + run <= end && fa.compare(fb, i, i + run, i, i + run) === 0) i += run;
+    while (i < end && fa[i] === fb[i]) i++;
+    return i < Math.max(fa.length, fb.length) ? i : -1;
+  };
+  const inPayload = from(4);
+  return inPayload === -1 ? from(0) : inPayload;
+}
+
+// Differences between two framers' reads of the same chunks.
+function compareReads(ra, rb) {
+  const out = [];
+  for (let i = 0; i < Math.max(ra.length, rb.length); i++) {
+    const x = ra[i];
+    const y = rb[i];
+    // Most reads of a stream cut byte by byte deliver nothing and fail on
+    // neither side: such a pair differs at most in buffering.
+    if (!x.delivered.length && !y.delivered.length && !x.error && !y.error && x.buffering === y.buffering) continue;
+    const where = `read ${i + 1}`;
+    for (let m = 0; m < Math.min(x.delivered.length, y.delivered.length); m++) {
+      out.push(...compareOutcomes('stream', `${where}, message ${m + 1}`,
+        { kind: 'ok', tree: x.delivered[m] }, { kind: 'ok', tree: y.delivered[m] }));
+    }
+    const ea = x.error ? { kind: 'reject', error: x.error } : { kind: 'ok' };
+    const eb = y.error ? { kind: 'reject', error: y.error } : { kind: 'ok' };
+    out.push(...compareOutcomes('stream', where, ea, eb));
+    if (x.delivered.length !== y.delivered.length) {
+      out.push(difference('framing', 'stream', where, ea, eb, 'delivered',
+        `a delivered ${x.delivered.length} messages, b ${y.delivered.length}`));
+    }
+    if (x.buffering !== y.buffering) {
+      out.push(difference('framing', 'stream', where, ea, eb, 'buffering',
+        `buffering: a ${x.buffering}, b ${y.buffering}`));
+    }
+  }
+  return out;
+}
+
+module.exports = {
+  printed,
+  compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
+};

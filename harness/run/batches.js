@@ -1,0 +1,304 @@
+'use strict';
+// Many checks at a time. When both codecs are built in and live in one binary,
+// whole checks run in one worker of that binary, a batch of inputs per
+// request, with no process hop per operation; an input shaped like a known
+// native crash (crash-screen.js) runs instead on the per-operation path of
+// session.js, where a crash is that input's outcome (the known crash judged
+// there once a worker has shown it, crash-judge.js). An input whose recipe
+// changes a built-in prototype for its codec call is batched in workers of
+// its own, where the code that every check runs is not thrown away for it
+// (recipes/steps.js); one that would leave its worker slower for good runs on
+// the per-operation path. A batch whose worker dies or hangs anyway has its
+// unanswered inputs run one by one on that path up to the one at fault,
+// which gets its crash or hang; the others after it go on in a new batch.
+// A worker is sent two batches at a time, so that it never waits for the
+// next; the others wait in this process, where an urgent check (a shrink
+// step, a replay) goes ahead of the turns drawn ahead, and where those turns
+// wait while a finding is shrunk and confirmed (pause, resume).
+// Other sessions keep the per-operation path: with several checks in flight
+// at once for a side in another binary, one at a time for an adapter file.
+
+const os = require('node:os');
+const { WorkerProcess } = require('./worker-process');
+const { screen, mayCrash } = require('../recipes/crash-shapes');
+const { builtinCodecs } = require('../codecs');
+const { onRecipes, serializedRecipe, mapRecipes } = require('../oracle/recipe-checks');
+const { changesSharedState, spoilsProcess, stepsMark } = require('../recipes/steps');
+const { satisfies } = require('../base/node-support');
+
+// Per-operation checks in flight: their operations for one worker go together
+// (worker-process.js), a turn of fast-check's inputs at a time.
+const kInFlight = 64;
+const kSettleMs = 1000;
+// A worker per core: the checks cost far more than drawing their inputs, so
+// the process that draws them needs little of a core of its own.
+const kBatchWorkers = Math.max(1, os.availableParallelism());
+// Workers for the inputs that change shared state: one in seven of
+// fast-check's value inputs, costing about a third of the checking time.
+// The other inputs of a batch that came with such inputs share the cores
+// left with them: on 2 cores, two workers for them beside the one apart cost
+// the value target 4 to 9% more CPU per input (interleaved runs).
+const kApartWorkers = Math.ceil(kBatchWorkers / 3);
+const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
+// Node flags of the workers apart. Their checks change built-in prototypes,
+// and at each change V8 throws away the optimized code that relied on them:
+// its optimizing compilers (Maglev, TurboFan) work for nothing there, on the
+// cores the other workers share. Baseline code (Sparkplug) reads through
+// inline caches and stays. A node without the flag (before 20) starts as it is.
+const apartFlags = (info) => (satisfies(info.node, '>=20.0.0') ? ['--max-opt=1'] : []);
+// The checks whose recipes only side a serializes.
+const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
+
+// Batch requests a worker is sent at a time: one running, one waiting in its pipe.
+const kSentPerWorker = 2;
+
+// Whether the checks of these sides can run whole in one process.
+function sameProcess(sides) {
+  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
+}
+
+// The known crash shape of an input, when a codec that may have the crash is
+// to serialize its recipes; null when it can run in the batch.
+function crashShape(type, input, sides) {
+  const serializers = serializedOnA.has(type) ? [sides.a] : [sides.a, sides.b];
+  if (!serializers.some((side) => mayCrash(side.codec))) return null;
+  for (const item of input.items ?? [input]) {
+    const shape = screen(item);
+    if (shape) return shape;
+  }
+  return null;
+}
+
+// A promise with its resolve and reject; its rejection is for whoever awaits
+// it: an input whose result is no longer wanted may be dropped.
+function slot() {
+  const handle = {};
+  handle.promise = new Promise((resolve, reject) => Object.assign(handle, { resolve, reject }));
+  handle.promise.catch(() => {});
+  return handle;
+}
+
+// Runs tasks (functions returning promises that never reject) at most `width`
+// at a time, in order, starting none once cancelled(). The first runs alone,
+// and the others start only once what came of it has been looked at: a codec
+// that crashes on every input costs one crash, not `width`, before its finding.
+function pooled(tasks, width, cancelled) {
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length && !cancelled()) await tasks[next++]();
+  };
+  if (!tasks.length) return;
+  tasks[next++]().then(() => setImmediate(() => {
+    for (let i = 0; i < width; i++) lane();
+  }));
+}
+
+class Batches {
+  // session: a Session; inProcess: false keeps every check on the per-operation path;
+  // screen(type, input, sides): the crash shape that keeps an input out of the batch, or null.
+  constructor(session, { inProcess = true, screen = crashShape } = {}) {
+    this.session = session;
+    this.screen = screen;
+    this.inProcess = inProcess && sameProcess(session.sides);
+    // An adapter file runs one check at a time, as before: with several in
+    // flight, its time to find a mutant's difference measured longer.
+    this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
+    this.maxWorkers = kBatchWorkers;
+    this.workers = [];
+    this.apart = new Set();  // those of this.workers that check the inputs that change shared state
+    this.retired = [];   // workers let go by settle(), still counted in the session's stats
+    this.checked = 0;    // inputs checked whole in a batch
+    this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
+    this.paused = false;
+    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
+    this.sentRecipes = new WeakMap();    // worker process -> the numbers of the recipes it was sent
+    this.nextRecipe = 0;
+    // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
+    this.skipScreened = process.env.IPCFUZZ_SCREENED === 'skip';
+    // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
+    this.onChecked = null;
+  }
+
+  // Starts one check per input. results: a promise per input, in order, of its
+  // result: null when the check had nothing to check, undefined for an input
+  // left out; of an input checked in a batch, only { differences } unless
+  // `full`. urgent: checked ahead of the batches waiting for a worker.
+  // cancel(): start no more checks (those not started never settle).
+  each(type, inputs, { full = false, urgent = false } = {}) {
+    const slots = inputs.map(slot);
+    let cancelled = false;
+    const isCancelled = () => cancelled;
+    const perOp = (i, judge = false) => () => this.session.check(type, inputs[i], { judge }).then((result) => {
+      slots[i].resolve(result);
+      return result;
+    }, slots[i].reject);
+    const all = inputs.map((_, i) => i);
+    if (!this.inProcess) {
+      pooled(all.map(perOp), this.width, isCancelled);
+    } else {
+      const batched = [];
+      const apart = [];
+      const screened = [];
+      const spoiling = [];
+      for (const i of all) {
+        // Its steps decide its worker (recipes/steps.js).
+        const recipe = serializedRecipe(type, inputs[i]);
+        if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
+        // One that would leave a worker slower for good goes where the screened inputs' crashes renew it.
+        else if (spoilsProcess(recipe)) spoiling.push(i);
+        else (changesSharedState(recipe) ? apart : batched).push(i);
+      }
+      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
+      const judged = this.skipScreened ? [] : screened;
+      pooled([...judged.map((i) => perOp(i, true)), ...spoiling.map((i) => perOp(i))], this.width, isCancelled);
+      const sharing = apart.length > 0;
+      for (const [indices, isApart] of [[batched, false], [apart, true]]) {
+        if (!indices.length) continue;
+        this.#batch({ type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing },
+          indices)
+          .catch((err) => { for (const i of indices) slots[i].reject(err); });
+      }
+    }
+    return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
+  }
+
+  // All results of each(), at once.
+  run(type, inputs, options) {
+    return Promise.all(this.each(type, inputs, options).results);
+  }
+
+  // Each answer settles its input's slot as it comes. A batch whose worker
+  // died or hung has the inputs it did not answer run on the per-operation
+  // path, one by one, until one crashes or hangs there too: the input at
+  // fault. Those after it go on in a new batch.
+  async #batch(batch, indices) {
+    const { type, inputs, full, urgent, slots, perOp, cancelled, apart, sharing } = batch;
+    const { sides } = this.session;
+    let answered = 0;
+    const sent = indices.map((i) => inputs[i]);
+    const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
+    const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
+    // With what this process found of each recipe's steps (recipes/steps.js markSteps).
+    const request = onRecipes(type) ? message :
+      { ...message, inputs: sent, steps: sent.map((input) => stepsMark(input.recipe)) };
+    await this.#request(this.#worker(apart, sharing), urgent, cancelled, request, {
+      wire,
+      onPart: (part) => {
+        const i = indices[answered++];
+        this.checked++;
+        slots[i].resolve(part === 0 ? { differences: [] } : part);
+        this.onChecked?.(type, inputs[i]);
+      },
+    });
+    const rest = indices.slice(answered);
+    while (rest.length && !cancelled()) {
+      const result = await perOp(rest.shift())();
+      if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
+    }
+    if (rest.length && !cancelled()) await this.#batch(batch, rest);
+  }
+
+  // Sends a batch request once the worker has fewer than kSentPerWorker,
+  // urgent ones first, and others only while not paused; a batch whose turn
+  // was cancelled meanwhile is not sent.
+  async #request(worker, urgent, cancelled, message, options) {
+    const gate = this.#gate(worker);
+    await new Promise((go) => {
+      (urgent ? gate.urgent : gate.waiting).push(go);
+      this.#pump(worker);
+    });
+    try {
+      if (!cancelled()) await worker.request(message, options);
+    } finally {
+      gate.sent--;
+      this.#pump(worker);
+    }
+  }
+
+  #pump(worker) {
+    const gate = this.#gate(worker);
+    while (gate.sent < kSentPerWorker) {
+      const go = gate.urgent.shift() ?? (this.paused ? undefined : gate.waiting.shift());
+      if (!go) return;
+      gate.sent++;
+      go();
+    }
+  }
+
+  #gate(worker) {
+    if (!this.gates.has(worker)) this.gates.set(worker, { sent: 0, urgent: [], waiting: [] });
+    return this.gates.get(worker);
+  }
+
+  // Batch requests a worker has, sent or waiting.
+  #load(worker) {
+    const gate = this.#gate(worker);
+    return gate.sent + gate.urgent.length + gate.waiting.length;
+  }
+
+  // While a finding is shrunk and confirmed, only urgent checks are sent:
+  // the turns drawn ahead wait rather than take the cores from it.
+  pause() {
+    this.paused = true;
+  }
+
+  resume() {
+    this.paused = false;
+    for (const worker of this.workers) this.#pump(worker);
+  }
+
+  // The inputs of a frame or stream check with their recipes as numbers, and
+  // the recipes that worker process was not sent yet: a recipe of the pool
+  // (properties/definitions.js) costs more to write, read and tell apart than its check.
+  #byNumber(type, inputs, child) {
+    if (!this.sentRecipes.has(child)) this.sentRecipes.set(child, new Set());
+    const known = this.sentRecipes.get(child);
+    const recipes = [];
+    const number = (recipe) => {
+      let n = this.recipeNumbers.get(recipe);
+      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
+      if (!known.has(n)) {
+        known.add(n);
+        recipes.push([n, recipe]);
+      }
+      return n;
+    };
+    return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
+  }
+
+  // The least busy worker of its kind (apart or not) among the first of them
+  // it may use, a new one while there are fewer: kApartWorkers, kBatchWorkers,
+  // or kSharingWorkers when the batch shares the cores with inputs apart.
+  #worker(apart, sharing) {
+    const limit = apart ? kApartWorkers : sharing ? kSharingWorkers : kBatchWorkers;
+    const own = this.workers.filter((w) => this.apart.has(w) === apart).slice(0, limit);
+    const idle = own.find((w) => this.#load(w) === 0);
+    if (idle) return idle;
+    if (own.length < limit) {
+      const { node, info } = this.session.sides.a;
+      const flags = apart ? apartFlags(info) : [];
+      const worker = new WorkerProcess(node, { timeoutMs: this.session.timeoutMs, flags });
+      if (this.session.closed) worker.close();
+      this.workers.push(worker);
+      if (apart) this.apart.add(worker);
+      return worker;
+    }
+    return own.reduce((x, y) => (this.#load(y) < this.#load(x) ? y : x));
+  }
+
+  // Lets the batch workers end as processes do, once idle (within a second),
+  // so that the coverage counts they keep are written before a run reports
+  // them; later batches start new workers.
+  async settle() {
+    const workers = this.workers.splice(0);
+    this.apart.clear();
+    this.retired.push(...workers);
+    await Promise.all(workers.map((w) => w.end(kSettleMs)));
+  }
+
+  close() {
+    for (const w of [...this.workers, ...this.retired]) w.close();
+  }
+}
+
+module.exports = { Batches, crashShape, sameProcess };

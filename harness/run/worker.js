@@ -1,0 +1,161 @@
+'use strict';
+// Runs inside the node binary under test (started with --expose-internals).
+// Reads one JSON request a line on stdin and answers one JSON line each on
+// fd 3, in order; stdout and stderr stay free for whatever codecs print.
+// A request that crashes or hangs this process is answered by the parent,
+// which is told when a value module has been built, so that a module that
+// never returns is blamed on itself, not on the codec. A `checks` request
+// runs whole checks with both codecs in this process (see batches.js); a
+// `many` request, operations gathered for this process (see worker-process.js);
+// a `judge` request, whether a codec reaches the known native crash on a
+// value, found without the crash (see crash-judge.js).
+// A fork server (zygote.js) forks workers that run the same requests.
+
+const fs = require('node:fs');
+const { performance } = require('node:perf_hooks');
+const { createOps, payloadRequest } = require('../oracle/ops');
+const { onJsonLines } = require('../base/json-lines');
+const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
+const { builtinCodecs, loadCodec } = require('../codecs');
+const { judgeKnownCrash } = require('./crash-judge');
+const { hostTypes } = require('../recipes/hosts');
+const { EnvironmentError, UsageError } = require('../base/errors');
+
+const kReply = 3;
+// JSON has no form for a BigInt: an answer that holds one (somewhere a
+// value's own fields reach a description) has it written as its digits and
+// `n`, rather than the request failing inside this process.
+const bigIntAsText = (key, value) => (typeof value === 'bigint' ? `${value}n` : value);
+function toJson(message) {
+  try {
+    return JSON.stringify(message);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return JSON.stringify(message, bigIntAsText);
+  }
+}
+const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);
+const ops = {
+  ...createOps(buildInput, {
+    buildWorld,
+    built: (request) => { if (request.input.module !== undefined) reply({ id: request.id, built: true }); },
+  }),
+  // For the parent's KnownCrash (session.js).
+  judge: ({ input, codec }) =>
+    ({ kind: 'ok', reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
+};
+// Whole checks get their recipes from fast-check, each new, or by number.
+const checkOps = createOps(inputBuilder({ byText: false }), { buildWorld });
+
+// Kept between the checks of this process: the recipes of the frame and
+// stream checks, by the number the parent gave each (see batches.js), and
+// side a's frames of them (see recipe-checks.js).
+const recipes = new Map();
+let frames = null;
+// How long checked inputs wait for their parts to be sent together: one
+// write per input cost more than a frame check.
+const kPartsMs = 2;
+
+// One part per input, sent in bundles (`parts`) at least every kPartsMs while
+// checking, so that the parent knows how far a batch got if a codec takes
+// this process down (it checks the inputs of a bundle not sent again): null
+// when the check had nothing to check, 0 when it found no difference, else
+// its differences, or with `full` the whole result (with full 'all', a result
+// without differences too). The last bundle goes with
+// the answer ({ outcome, parts }): a write to the parent costs more than a
+// frame check.
+function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [] }) {
+  // Here, not above: a worker that runs one operation at a time starts
+  // without the checks and fast-check, as fast as before.
+  const { runSync } = require('../oracle/checks');
+  const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('../oracle/recipe-checks');
+  const { markSteps } = require('../recipes/steps');
+  steps.forEach((mark, i) => markSteps(inputs[i].recipe, mark));
+  const op = (side, request) => checkOps[request.op]({ ...request, codec: codecs[side] });
+  const both = (request) => checkOps.both(request, codecs);
+  let run = op;
+  if (onRecipes(type)) {
+    for (const [number, recipe] of added) recipes.set(number, recipe);
+    inputs = inputs.map((input) => mapRecipes(type, input, (number) => recipes.get(number)));
+    frames ??= new FramesOnA();
+    run = frames.wrap(op, codecs.a);
+  }
+  let parts = [];
+  let sent = performance.now();
+  for (const input of inputs) {
+    const result = runSync(allChecks[type], run, input, both);
+    const clean = !result || !result.differences.length;
+    parts.push(clean && full !== 'all' ? result && 0 : full ? result : { differences: result.differences });
+    if (performance.now() - sent >= kPartsMs) {
+      reply({ id, parts });
+      parts = [];
+      sent = performance.now();
+    }
+  }
+  return { outcome: { kind: 'ok', checked: inputs.length }, parts };
+}
+
+// Recipes of `many` requests by the number the parent gave each (see worker-process.js).
+const numbered = new Map();
+
+// The operations of a `many` request, in order, each answered as it would be
+// alone ({ outcome } or { fault }) in a part of its own as soon as it is done:
+// if one takes this process down, the parent knows which.
+function many({ id, requests, recipes: added = [] }) {
+  for (const [number, recipe] of added) numbered.set(number, recipe);
+  for (const request of requests) {
+    if (request.input?.recipeNo !== undefined) {
+      const { recipeNo, ...input } = request.input;
+      request.input = { ...input, recipe: numbered.get(recipeNo) };
+    }
+    const { outcome, fault } = handle(request);
+    reply({ id, parts: [fault ? { fault } : { outcome }] });
+  }
+  return { kind: 'ok' };
+}
+
+function handle(request) {
+  try {
+    if (request.op === 'checks') return { id: request.id, ...checks(request) };
+    const run = request.op === 'many' ? many : ops[request.op];
+    return { id: request.id, outcome: run(request) };
+  } catch (err) {
+    const kind = err instanceof UsageError ? 'usage' : 'environment';
+    if (err instanceof EnvironmentError || err instanceof UsageError) {
+      return { id: request.id, fault: { kind, message: err.message } };
+    }
+    return { id: request.id, fault: { kind: 'internal', message: err?.stack ?? String(err) } };
+  }
+}
+
+// A worker started in place of one that crashed answers its first request
+// about three times faster once the code every request runs (reading it,
+// building a value and its tree, the codecs' first calls, an answer's JSON)
+// is compiled: done here, while it waits for that request. Its first host
+// objects of each type cost 10 to 20 ms more (the crypto module, OpenSSL's
+// first key and certificate): one of each is built too. The value is plain
+// and its keys are no recipe's, so it leaves no hidden class or field
+// representation that a checked value could meet.
+function warmUp() {
+  const key = 'ipcfuzzWarmUp';
+  const hosts = Object.keys(hostTypes).map((type) => ({ k: 'host', type, props: [[key, { k: 'null' }]] }));
+  const recipe = { k: 'object', props: [[key, { k: 'array', items: [{ k: 'string', v: 'é' }, { k: 'number', v: 1.5 },
+    { k: 'view', type: 'Uint8Array', bytes: '0102' }, { k: 'map', entries: [[{ k: 'bigint', v: '1' }, { k: 'null' }]] },
+    { k: 'port', props: [[key, { k: 'bool', v: true }]] }, ...hosts] }]] };
+  for (const codec of builtinCodecs) {
+    // As a request comes and its answer goes; a codec this binary lacks is a fault.
+    const { outcome } = handle(JSON.parse(toJson({ id: 0, op: 'serialize', codec, input: { recipe }, tree: true })));
+    if (outcome?.kind === 'ok') toJson(handle({ id: 0, ...payloadRequest('deserialize', outcome), codec }));
+  }
+}
+
+// Answers the requests read on stdin, warmed up while it waits for the first
+// unless `warm` is false (fresh-worker.js).
+function serveStdin({ warm = true } = {}) {
+  onJsonLines(process.stdin, (request) => reply(handle(request)));
+  if (warm) setImmediate(warmUp);
+}
+
+module.exports = { handle, reply, warmUp, serveStdin };
+
+if (require.main === module) serveStdin();
