@@ -5,7 +5,7 @@
 // error, 3 a fault of ipcfuzz itself.
 
 // First, in syntax any Node parses: an older Node gets one line, not a stack trace.
-require('../harness/node-support').requireSupportedNode();
+require('../harness/base/node-support').requireSupportedNode();
 
 // An error nobody caught is a fault of ipcfuzz, never a difference: node's
 // own exit 1 for it would read as one to a gate or a CI job. It is named in
