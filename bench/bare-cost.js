@@ -20,7 +20,7 @@ const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
 const { createOps } = require('../harness/oracle/ops');
 const { screen, mayCrash } = require('../harness/recipes/crash-shapes');
-const { runSync } = require('../harness/oracle/checks');
+const { runCheck } = require('../harness/oracle/checks');
 const { allChecks, onRecipes } = require('../harness/oracle/recipe-checks');
 const { median } = require('./stats');
 
@@ -102,14 +102,10 @@ function prepare(request) {
 }
 
 // A long trace is sampled evenly down to kMaxRequests lines (kMaxChecks when it
-// holds whole checks), its cost scaled back up: a fast-check value trace of
-// 10 seconds (about 5,000 checks) is timed whole. Its cost has a long tail:
-// one value check in 80 holds a heavy value (a MiB string, a view of MiBs, a
-// 100,000-item array), and those 60 or so checks were a sixth of the bare
-// cost of two such traces. Timed one line in four, the estimate depended on
-// which few of them fell in the sample: 18% and 20% below the whole traces'
-// (37.0 and 39.3 µs per exec), and 29.8 to 55.5 µs across the three runs of
-// one bench. Lines of each weight are sampled apart (weightedGroups, below).
+// holds whole checks), its cost scaled back up; a fast-check value trace of
+// the bench's length is timed whole. Its cost has a long tail (the few checks
+// of heavy values), so a sample's estimate hangs on which of them fell in it.
+// Lines of each weight are sampled apart (weightedGroups, below).
 // It is timed a window of requests at a time (built, run kWarm times, then
 // the median of kTimed passes), after one sweep that runs every window kWarm
 // times to compile the codecs' paths: a tight loop over a few inputs, the
@@ -151,7 +147,7 @@ function requestsOf(line) {
   if (line.check === undefined) return line.op === undefined ? [] : [line];
   const requests = [];
   const kept = onRecipes(line.check);
-  runSync(allChecks[line.check], (side, request) => {
+  runCheck(allChecks[line.check], (side, request) => {
     const withCodec = { ...request, codec: line.codecs[side] };
     // Taken as the known crash, as most are: the frames of those that are not go undecoded.
     if (line.screened && request.op === 'serialize' && mayCrash(withCodec.codec)) return { ...kKnownCrash };
@@ -165,9 +161,8 @@ function requestsOf(line) {
 // for its weight `w` (harness/observe/trace.js). The lines of each `w` above 1 are
 // sampled evenly down to `max`, each sampled line then standing for the
 // lines it was drawn from; the heavy values' lines (weight 1) are all timed:
-// a few of them are most of their cost (of the 2,362 of a Jazzer.js value
-// run, one took 774 ms and ten half the total), and one in three of them gave
-// from 0.54 to 1.84 times the total. A line given again word for word (a
+// a few of them are most of their cost, which a sample of them would miss or
+// count many times over. A line given again word for word (a
 // Jazzer.js input its process checked before, libFuzzer giving one of its
 // corpus a hundred times) is timed once and weighs as many.
 function weightedGroups(lines, max) {

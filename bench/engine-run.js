@@ -12,7 +12,7 @@
 // weighted by the records it stands for (harness/observe/trace.js): for fast-check a
 // random tenth of the requests the run made and of the inputs a batch
 // checked in its worker (bare-cost.js runs its check to find its requests),
-// since writing them all took a fifth of the frame target's rate, and every
+// since writing them all would slow the run it measures, and every
 // one of a heavy value; its traceExecs are then the run's execs. For a
 // Jazzer.js target a random tenth of the inputs its processes ran after their
 // seed corpus (those timed) and every heavy one, each with its check when
@@ -21,13 +21,12 @@
 // it stands for, which a loop without the harness would make), and its
 // traceExecs the inputs those lines stand for: one that ended an earlier
 // process (every request of it in a worker) made no codec call to time.
-// Its corpus stood for its inputs before; each of its entries counted once,
-// and a few heavy ones (a MiB value, a deep nest) among 600 took the bare
-// cost from 78 to 555 and 940 µs an exec in two of a bench's three runs.
+// The inputs run, not its corpus: a corpus entry counts once, so a few heavy
+// ones would stand for as many inputs as any other.
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 //                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)]
-// To see where the time goes: IPCFUZZ_WORKER_FLAGS='--cpu-prof --cpu-prof-dir=DIR' gives every worker
-// process those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
+// To see where the time goes: --worker-flags '--cpu-prof --cpu-prof-dir=DIR' gives every worker
+// process of the fast-check engine those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -181,15 +180,18 @@ async function main() {
     engine: { type: 'string' }, target: { type: 'string' }, seconds: { type: 'string', default: '10' },
     'warm-up': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' }, trace: { type: 'string', default: os.devNull },
-    findings: { type: 'string' },
+    findings: { type: 'string' }, 'worker-flags': { type: 'string', default: '' },
   } });
   const engines = { 'fast-check': fastCheck, jazzer };
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
-  const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
+  // IPCFUZZ_SCREENED is the bench's own knob (bench/throughput.js), read by the Jazzer.js target too.
+  const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000,
+    workerFlags: values['worker-flags'].split(' ').filter(Boolean), skipScreened: process.env.IPCFUZZ_SCREENED === 'skip' });
   const trace = new Trace(values.trace, { every: values.engine === 'fast-check' ? kTraceEvery : 1 });
   try {
-    coverage.collectInto(path.join(scratch, 'coverage'));
+    session.observe(coverage.collectInto(path.join(scratch, 'coverage')));
+    process.env.IPCFUZZ_COVERAGE_DIR = path.join(scratch, 'coverage');  // for the Jazzer.js target
     const result = await engines[values.engine]({
       session, known: loadKnown(), store: new FindingStore(values.findings ?? path.join(scratch, 'findings')),
       scratch, trace,

@@ -36,10 +36,8 @@ const targets = [
 const runName = (t) => `${t.engine}:${t.target}${t.screened ? '-unscreened' : ''}`;
 const sameRun = (x) => (y) => runName(x) === runName(y);
 
-// The seconds a fast-check run fuzzes before it is timed: over a 40-second
-// value run, its rate in the first five seconds was 3.6k, from the sixth
-// second on 5.0k to 5.5k, every five seconds alike (the processes' code is
-// optimized by then).
+// The seconds a fast-check run fuzzes before it is timed: V8 has optimized
+// the new processes' code by then, and the rate holds steady after.
 const kWarmUpSeconds = 5;
 
 // What the fuzzing engines should reach here (2 cores, js against native).

@@ -41,11 +41,10 @@ const properties = {
     arbitrary: fc.tuple(pooledRecipe, corruption),
     check: 'recipeFrame',
     input: ([r, c]) => ({ recipe: r, corruption: c }),
-    // A turn is a batch request and its answer: at 40 inputs a turn (a check
-    // costs a tenth of a value check) those messages took the cores from
-    // the checks, and 400 ran 15% more inputs a second (alternated runs).
-    // Its turns come round a tenth as often (engine.js turnCycle). The
-    // stream check, costlier, gained nothing.
+    // A turn is a batch request and its answer: at 40 inputs a turn (a frame
+    // check is cheap) those messages took the cores from the checks. Its
+    // turns come round a tenth as often (engine.js turnCycle), so that it
+    // draws as many inputs as the others. The stream check, costlier, gained nothing.
     runsPerTurn: 400,
   },
 

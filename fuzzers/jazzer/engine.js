@@ -73,7 +73,7 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
     '-timeout=20', '-rss_limit_mb=4096', `-seed=${seed}`];
   if (fs.existsSync(d.dict)) libFuzzerFlags.push(`-dict=${d.dict}`);
   // A value input that builds a MiB view, a long string or a deep nest costs
-  // a hundred times a small one: libFuzzer keeps it in the corpus but mutates
+  // far more than a small one: libFuzzer keeps it in the corpus but mutates
   // it less, by how long it runs.
   if (target === 'value') libFuzzerFlags.push('-entropic_scale_per_exec_time=1');
   const corpora = [d.work, ...(fs.existsSync(d.seeds) ? [d.seeds] : [])];

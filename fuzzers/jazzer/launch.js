@@ -14,8 +14,8 @@
 // targets: how their bytes are read, the reference framer and codec, and the
 // operation that cuts a stream into reads and feeds them. The check's own
 // code (canonical forms, comparisons) has compares and branches on every
-// input that say little of it: instrumenting it cost the value target a
-// quarter of its time, and the stream target more than half.
+// input that say little of it: instrumented, it took much of the value
+// target's time and most of the stream target's (docs/benchmarks-log.md).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');

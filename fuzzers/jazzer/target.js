@@ -23,6 +23,7 @@ const { SyncSession } = require('../../harness/run/sync-session');
 const { orphanCheck } = require('../../harness/base/process-groups');
 const { runEventLoopOnce } = require('../../harness/run/fork-server');
 const { Trace } = require('../../harness/observe/trace');
+const coverage = require('../../harness/observe/coverage');
 
 const env = process.env;
 const info = probe();
@@ -54,15 +55,18 @@ const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${deta
 // workers and temporary folder with it (harness/base/process-groups.js).
 const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
 // Jazzer.js --sync never lets the event loop run, and a closed handle is
-// freed only there: the value target closes about 150 MessagePorts a second,
-// 5 KB each, and its RSS grew by about 2 MB a second (past OSS-Fuzz's limit
-// of 2,560 MB within half an hour). The loop runs what it has ready every
-// kLoopEvery inputs.
+// freed only there: the value target closes MessagePorts all the time, and
+// its RSS grew until it passed OSS-Fuzz's limit of 2,560 MB. The loop runs
+// what it has ready every kLoopEvery inputs.
 const kLoopEvery = 256;
 let inputsSinceLoop = 0;
 
+// The run's coverage folder (the fuzz command's, or the bench's): counted here and in the workers.
+const observers = env.IPCFUZZ_COVERAGE_DIR ? [coverage.observe({ dir: env.IPCFUZZ_COVERAGE_DIR })] : [];
 const session = new SyncSession({
   sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
+  // Off only in the tests, to show what an input the screen misses does.
+  useScreen: env.IPCFUZZ_SCREEN !== 'off', observers,
 });
 // For the bench only (bench/engine-run.js): a random tenth of this process's
 // inputs and every heavy one, numbered and weighted (harness/observe/trace.js), each

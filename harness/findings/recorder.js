@@ -150,9 +150,9 @@ function countUp(folder) {
 }
 
 // finding.json's text: indented down to kIndentLevels, each deeper value on
-// one line. Indented all the way, the trees of a value nested 1,000 deep took
-// 45 MB (the indents grow with the depth), 89 KB on one line; and the count
-// of a finding met again is read and written back in the middle of a fuzz run.
+// one line. Indented all the way, a deep value's indents grow with its depth
+// past any use, and the count of a finding met again is read and written
+// back in the middle of a fuzz run.
 const kIndentLevels = 3;
 function metaText(meta) {
   // As JSON.stringify: an undefined item is null, an undefined field is left out.

@@ -9,8 +9,7 @@
 // A record drawn one time in `every` is weighted so (`w`): it stands for
 // that many. A heavy value (recipes/weight.js) is written every time, with
 // weight 1: a few of them make most of a run's codec cost, and drawn one in
-// ten they made the bare cost of a Jazzer.js value run 26 µs an exec in one
-// run and 88 in the next.
+// ten they made the bare cost of one target swing from run to run.
 
 const fs = require('node:fs');
 const os = require('node:os');

@@ -7,7 +7,7 @@
 // instruments this module, so that libFuzzer follows the classes its inputs
 // reach, and not that walk: Jazzer.js hooks every compare with a literal and
 // every case of a switch, and on the walk's compares, made on every field of
-// every node and telling nothing of the input, a check spent a tenth of its
+// every node and telling nothing of the input, a check spent much of its
 // time. So no switch here: a kind picks its function from a table, whose
 // calls libFuzzer tells apart as well.
 

@@ -41,7 +41,7 @@ function forChannel(tree) {
 const kLargeView = 1 << 16;
 
 // The tree of a message that arrived through a channel. canonicalize() lists
-// every own key of a view, indices included, which takes seconds for 8 MiB;
+// every own key of a view, indices included, which is slow for MiBs;
 // a view fresh from a decoder has no other own keys, so a large one is
 // described from an empty view of its kind and its bytes.
 function channelTree(value) {

@@ -5,8 +5,8 @@
 // The Jazzer.js value target instruments this module, so that libFuzzer
 // follows the tags of the frames written (coverage.js annotates them).
 // Jazzer.js hooks every compare with a literal, and every case of a switch,
-// with a call into libFuzzer, and it hooked them on every byte: annotating a
-// frame cost ten times as much there. So the reading compares bytes with
+// with a call into libFuzzer, and it hooked them on every byte, which made
+// annotating a frame far costlier there. So the reading compares bytes with
 // named ones and picks what follows a tag from a table, one function per
 // kind of value, whose calls libFuzzer tells apart as well as the cases.
 
