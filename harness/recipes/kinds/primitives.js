@@ -1,0 +1,100 @@
+'use strict';
+// Leaves: primitives, boxed primitives, dates, regexps, globals, references.
+// Each kind: check(node, path) -> what print and plan use; print(node, path,
+// gen, checked) -> an expression of the printed code; plan(node, path, plan,
+// checked) -> a closure (c) => the same value.
+const { RecipeError } = require('../errors');
+const { lit, check, count, oneOf, number, globalName } = require('../checks');
+const { constant, internalized, sloppyFunction, globalOf, helper } = require('../runtime');
+
+// V8 string representations a `string` recipe can ask for (helpers.js).
+const stringShapes = ['cons', 'sliced', 'external', 'thin'];
+// A shape of 'literal' is the string as written.
+const shapeNames = ['literal', ...stringShapes];
+const boxable = ['bool', 'number', 'bigint', 'string'];
+
+const kinds = {
+  undefined: { print: () => 'undefined', plan: () => constant(undefined) },
+  null: { print: () => 'null', plan: () => constant(null) },
+  bool: {
+    check: (r, path) => check(typeof r.v === 'boolean', path, '"v" must be a boolean'),
+    print: (r) => String(r.v),
+    plan: (r) => constant(r.v),
+  },
+  number: {
+    check: (r, path) => number(r.v, path),
+    print: (r, path, gen, text) => text,
+    plan: (r, path, p, text) => constant(Number(text)),
+  },
+  bigint: {
+    check: (r, path) => check(typeof r.v === 'string' && /^-?\d+$/.test(r.v), path, '"v" must be a decimal string'),
+    print: (r) => `${r.v}n`,
+    plan: (r) => constant(BigInt(r.v)),
+  },
+  // `repeat` makes the long length classes; `shape` the V8 string
+  // representation the codec meets.
+  string: {
+    check(r, path) {
+      check(typeof r.v === 'string', path, '"v" must be a string');
+      const times = r.repeat === undefined ? 1 : count(r.repeat, path, 'repeat');
+      const shape = r.shape === undefined || r.shape === 'literal' ? undefined :
+        oneOf(r.shape, shapeNames, path, 'shape') && r.shape;
+      return { times, shape };
+    },
+    print(r, path, gen, { times, shape }) {
+      const text = times === 1 ? lit(r.v) : `${lit(r.v)}.repeat(${times})`;
+      return shape ? `${gen.helper(shape)}(${text})` : text;
+    },
+    plan(r, path, p, { times, shape }) {
+      const literal = internalized(r.v);
+      const text = times === 1 ? constant(literal) : () => literal.repeat(times);
+      if (!shape) return text;
+      const make = helper[shape];
+      return () => make(text());
+    },
+  },
+  symbol: {
+    check: (r) => String(r.description ?? ''),
+    print: (r, path, gen, description) => `Symbol(${lit(description)})`,
+    plan: (r, path, p, description) => () => Symbol(description),
+  },
+  function: { print: () => '(function f() {})', plan: () => sloppyFunction },
+  global: {
+    check: (r, path) => globalName(r.name, path),
+    print: (r, path, gen, name) => name,
+    plan: (r) => (c) => globalOf(r.name, c),
+  },
+
+  ref: { binds: true, print: (r, path, gen) => gen.ref(r, path), plan: (r, path, p) => p.ref(r, path) },
+  hole: {
+    check: (r, path) => { throw new RecipeError(path, 'a hole may only stand in "items"'); },
+  },
+
+  date: {
+    check: (r, path) => number(r.v, path),
+    print: (r, path, gen, time) => `new Date(${time})`,
+    plan(r, path, p, text) {
+      const time = Number(text);
+      return () => new Date(time);
+    },
+  },
+  regexp: {
+    check(r, path) {
+      check(typeof r.source === 'string' && typeof (r.flags ?? '') === 'string', path,
+        '"source" and "flags" must be strings');
+      return r.flags ?? '';
+    },
+    print: (r, path, gen, flags) => `new RegExp(${lit(r.source)}, ${lit(flags)})`,
+    plan: (r, path, p, flags) => () => new RegExp(r.source, flags),
+  },
+  boxed: {
+    check: (r, path) => check(boxable.includes(r.of?.k), path, '"of" must be a bool, number, bigint or string recipe'),
+    print: (r, path, gen) => `Object(${gen.emit(r.of, `${path}.of`)})`,
+    plan(r, path, p) {
+      const of = p.emit(r.of, `${path}.of`);
+      return (c) => Object(of(c));
+    },
+  },
+};
+
+module.exports = { kinds, stringShapes };

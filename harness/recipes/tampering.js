@@ -1,0 +1,302 @@
+'use strict';
+// Tampering and world steps (a node's `tamper`), each printed and planned
+// in one entry: print(step, name, path, gen, checked) adds statements to the
+// printed code acting on the variable `name`; plan(step, target, path,
+// plan, checked) adds the closures that do the same to what target(c) reads.
+const { RecipeError } = require('./errors');
+const { lit, check, count, entries, key, labelOf, globalName } = require('./checks');
+const { helper, assign, remove, keyOf, constant, run, globalOf, inBody } = require('./runtime');
+const { worldSides } = require('./vocabulary');
+
+// Steps a getter may run on the object being copied (`then`), or on one of
+// its properties (a step with `on`: the key), e.g. deleting a later key or
+// detaching a buffer the serializer has yet to reach.
+const getterSteps = new Set([
+  'set', 'define', 'delete', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
+]);
+const getterStepList = () => `a getter runs one of ${[...getterSteps].join(', ')}`;
+
+// A getter's body: it records its call, runs its steps, then throws or returns.
+function printGetter(step, label, path, gen, name) {
+  const get = step.get;
+  const body = [`effects.push(${lit(`get ${label}`)});`];
+  if (get.then !== undefined) {
+    const outer = gen.lines;
+    gen.lines = [];
+    try {
+      for (const [i, then] of entries(get.then, `${path}.get`, 'then').entries()) {
+        const where = `${path}.get.then[${i}]`;
+        check(getterSteps.has(then?.op), where, getterStepList);
+        applyStep(then, then.on === undefined ? name : `${name}[${key(then.on, where)}]`, where, gen, 'print');
+      }
+      body.push(...gen.lines);
+    } finally {
+      gen.lines = outer;
+    }
+  }
+  if (get.throws !== undefined) body.push(`throw new Error(${lit(String(get.throws))});`);
+  else if (get.returns !== undefined) body.push(`return ${gen.emit(get.returns, `${path}.get.returns`)};`);
+  return `get() { ${body.join(' ')} }`;
+}
+
+// The same, planned: one that runs steps marks the build as changed (see planRecipe).
+function planGetter(step, label, path, p, target) {
+  const get = step.get;
+  const record = `get ${label}`;
+  const { lines, scope } = p.inFunction(() => {
+    if (get.then === undefined) return;
+    for (const [i, then] of entries(get.then, `${path}.get`, 'then').entries()) {
+      const where = `${path}.get.then[${i}]`;
+      check(getterSteps.has(then?.op), where, getterStepList);
+      let on = target;
+      if (then.on !== undefined) {
+        const k = keyOf(then.on, where);
+        on = (c) => target(c)[k()];
+      }
+      applyStep(then, on, where, p, 'plan');
+    }
+  });
+  const changes = lines.length > 0;
+  const body = (c) => {
+    c.effects.push(record);
+    if (changes) c.changed = true;
+    run(lines, c);
+  };
+  if (get.throws !== undefined) {
+    const message = String(get.throws);
+    return (c) => function get() {
+      body(c);
+      throw new Error(message);
+    };
+  }
+  const returns = get.returns === undefined ? null : p.readFrom(scope, () => p.emit(get.returns, `${path}.get.returns`));
+  return (c) => function get() {
+    body(c);
+    return returns?.(c);
+  };
+}
+
+function checkDescriptor(step, path) {
+  if (!step.get && step.value === undefined) throw new RecipeError(path, 'a "define" step needs "value" or "get"');
+}
+
+function printDescriptor(step, label, path, gen, name) {
+  checkDescriptor(step, path);
+  const parts = [step.get ? printGetter(step, label, path, gen, name) : `value: ${gen.emit(step.value, `${path}.value`)}`];
+  parts.push(`enumerable: ${step.enumerable !== false}`, 'configurable: true');
+  if (!step.get) parts.push(`writable: ${step.writable !== false}`);
+  return `{ ${parts.join(', ')} }`;
+}
+
+// A property descriptor, made anew where the printed code evaluates its literal.
+function planDescriptor(step, label, path, p, target = constant(undefined)) {
+  checkDescriptor(step, path);
+  const enumerable = step.enumerable !== false;
+  if (step.get) {
+    const get = planGetter(step, label, path, p, target);
+    return (c) => ({ get: get(c), enumerable, configurable: true });
+  }
+  const value = p.emit(step.value, `${path}.value`);
+  const writable = step.writable !== false;
+  return (c) => ({ value: value(c), enumerable, configurable: true, writable });
+}
+
+// A step that changes shared state (a prototype) for the duration of one call.
+// Teardown undoes only what setup managed to install.
+function printAroundCall(gen, target, k, newDescriptor) {
+  const saved = `saved${gen.setup.length}`;
+  gen.lines.push(`let ${saved} = null;`);
+  gen.setup.push(`${saved} = { old: Object.getOwnPropertyDescriptor(${target}, ${k}), installed: false };`,
+    `Object.defineProperty(${target}, ${k}, ${newDescriptor});`,
+    `${saved}.installed = true;`);
+  gen.teardown.push(`if (${saved}?.installed && ${saved}.old) Object.defineProperty(${target}, ${k}, ${saved}.old); ` +
+    `else if (${saved}?.installed) delete ${target}[${k}];`);
+}
+
+function planAroundCall(p, target, k, make) {
+  inBody(p);  // its setup could not see what it declared
+  const n = p.saves++;
+  p.setup.push((c) => {
+    const saved = { old: Object.getOwnPropertyDescriptor(target(c), k()), installed: false };
+    c.saved[n] = saved;
+    Object.defineProperty(target(c), k(), make(c));
+    saved.installed = true;
+  });
+  p.teardown.push((c) => {
+    const s = c.saved[n];
+    if (s?.installed && s.old) Object.defineProperty(target(c), k(), s.old);
+    else if (s?.installed) remove(target(c), k());
+  });
+}
+
+// Built-ins whose methods a `patch` step may replace: globals, the classes
+// of node:v8 that the JS codec extends, and %TypedArray%.
+const patchOwners = {
+  'v8.Serializer': 'require(\'node:v8\').Serializer',
+  'v8.Deserializer': 'require(\'node:v8\').Deserializer',
+  'TypedArray': 'Object.getPrototypeOf(Uint8Array)',
+};
+const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${labelOf(step.key)}`;
+
+const isView = ArrayBuffer.isView;
+
+const steps = {
+  set: {
+    print(step, name, path, gen) {
+      gen.lines.push(`${name}[${key(step.key, path)}] = ${gen.emit(step.value, `${path}.value`)};`);
+    },
+    plan(step, target, path, p) {
+      const k = keyOf(step.key, path);
+      const value = p.emit(step.value, `${path}.value`);
+      p.lines.push((c) => assign(target(c), k(), value(c)));
+    },
+  },
+  define: {
+    print(step, name, path, gen) {
+      const k = key(step.key, path);
+      gen.lines.push(`Object.defineProperty(${name}, ${k}, ${printDescriptor(step, labelOf(step.key), path, gen, name)});`);
+    },
+    plan(step, target, path, p) {
+      const k = keyOf(step.key, path);
+      const make = planDescriptor(step, labelOf(step.key), path, p, target);
+      p.lines.push((c) => { Object.defineProperty(target(c), k(), make(c)); });
+    },
+  },
+  delete: {
+    print(step, name, path, gen) { gen.lines.push(`delete ${name}[${key(step.key, path)}];`); },
+    plan(step, target, path, p) {
+      const k = keyOf(step.key, path);
+      p.lines.push((c) => remove(target(c), k()));
+    },
+  },
+  // `proxy`: the prototype is a Proxy of it whose reads are recorded.
+  prototype: {
+    check: (step, path) => step.of === null ? 'null' : `${globalName(step.of, path)}.prototype`,
+    print(step, name, path, gen, to) {
+      const proxy = `new Proxy(${step.of === null ? 'Object.create(null)' : to}, { get(t, k, r) { ` +
+        'effects.push(`proto get ${String(k)}`); return Reflect.get(t, k, r); } })';
+      gen.lines.push(`Object.setPrototypeOf(${name}, ${step.proxy ? proxy : to});`);
+    },
+    plan(step, target, path, p) {
+      const of = step.of;
+      const base = of === null ? () => null : (c) => globalOf(of, c).prototype;
+      const proto = !step.proxy ? base : (c) => new Proxy(of === null ? Object.create(null) : base(c), {
+        get(t, k, r) {
+          c.effects.push(`proto get ${String(k)}`);
+          return Reflect.get(t, k, r);
+        },
+      });
+      p.lines.push((c) => { Object.setPrototypeOf(target(c), proto(c)); });
+    },
+  },
+  // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
+  proto: {
+    check: (step, path) => globalName(step.of, path),
+    print(step, name, path, gen, of) {
+      printAroundCall(gen, `${of}.prototype`, key(step.key, path), printDescriptor(step, labelOf(step.key), path, gen));
+    },
+    plan(step, target, path, p) {
+      const prototype = (c) => globalOf(step.of, c).prototype;
+      const k = keyOf(step.key, path);
+      planAroundCall(p, prototype, k, planDescriptor(step, labelOf(step.key), path, p));
+    },
+  },
+  // An Object.prototype setter, as in the review repro of the native codec.
+  'inherited-setter': {
+    print(step, name, path, gen) {
+      const k = key(step.key, path);
+      const body = [`effects.push(${lit(`set ${labelOf(step.key)}`)});`];
+      if (step.throws !== undefined) body.push(`throw new Error(${lit(String(step.throws))});`);
+      printAroundCall(gen, 'Object.prototype', k, `{ set(value) { ${body.join(' ')} }, configurable: true }`);
+    },
+    plan(step, target, path, p) {
+      const k = keyOf(step.key, path);
+      const record = `set ${labelOf(step.key)}`;
+      const message = step.throws === undefined ? undefined : String(step.throws);
+      planAroundCall(p, () => Object.prototype, k, (c) => ({
+        set(value) {
+          c.effects.push(record);
+          if (message !== undefined) throw new Error(message);
+        },
+        configurable: true,
+      }));
+    },
+  },
+  // Replaces a built-in method or accessor (a prototype's, `static`: the
+  // constructor's own) by one that records its calls and does what it did.
+  patch: {
+    check: (step, path) => (Object.hasOwn(patchOwners, step.of) ? null : globalName(step.of, path)),
+    print(step, name, path, gen, global) {
+      const ctor = global ?? patchOwners[step.of];
+      const owner = step.static ? ctor : `${ctor}.prototype`;
+      const k = key(step.key, path);
+      printAroundCall(gen, owner, k, `${gen.helper('recording')}(${owner}, ${k}, effects, ${lit(patchLabel(step))})`);
+    },
+    plan(step, target, path, p) {
+      const of = step.of;
+      const ctor = of === 'TypedArray' ? () => Object.getPrototypeOf(Uint8Array) :
+        of === 'v8.Serializer' || of === 'v8.Deserializer' ? (c) => c.require('node:v8')[of.slice(3)] :
+          (c) => globalOf(of, c);
+      const owner = step.static ? ctor : (c) => ctor(c).prototype;
+      const k = keyOf(step.key, path);
+      const label = patchLabel(step);
+      planAroundCall(p, owner, k, (c) => helper.recording(owner(c), k(), c.effects, label));
+    },
+  },
+  // Buffer's pool: how far each codec call moved its offset is an effect.
+  pool: {
+    print(step, name, path, gen) { gen.pool = true; },
+    plan(step, target, path, p) { p.pool = true; },
+  },
+  detach: {
+    print(step, name, path, gen) {
+      gen.lines.push(`structuredClone(${name}, { transfer: [ArrayBuffer.isView(${name}) ? ${name}.buffer : ${name}] });`);
+    },
+    plan(step, target, path, p) {
+      p.lines.push((c) => {
+        const value = target(c);
+        const transfer = isView(target(c)) ? target(c).buffer : target(c);
+        structuredClone(value, { transfer: [transfer] });
+      });
+    },
+  },
+  resize: {
+    check: (step, path) => count(step.to, path, 'to'),
+    print(step, name, path, gen, to) {
+      gen.lines.push(`(ArrayBuffer.isView(${name}) ? ${name}.buffer : ${name}).resize(${to});`);
+    },
+    plan(step, target, path, p, to) {
+      p.lines.push((c) => { (isView(target(c)) ? target(c).buffer : target(c)).resize(to); });
+    },
+  },
+  freeze: {
+    print(step, name, path, gen) { gen.lines.push(`Object.freeze(${name});`); },
+    plan(step, target, path, p) { p.lines.push((c) => { Object.freeze(target(c)); }); },
+  },
+  preventExtensions: {
+    print(step, name, path, gen) { gen.lines.push(`Object.preventExtensions(${name});`); },
+    plan(step, target, path, p) { p.lines.push((c) => { Object.preventExtensions(target(c)); }); },
+  },
+};
+
+// The side of a check a world step changes: the process that serializes
+// (`send`, the default), the one that decodes the frames (`receive`), or both.
+const worldSteps = new Set(['proto', 'inherited-setter', 'patch', 'pool']);
+function sideOf(step, path) {
+  const side = step?.side ?? 'send';
+  check(worldSides.includes(side) && (side === 'send' || worldSteps.has(step?.op)), path,
+    () => `"side" must be one of ${worldSides.join(', ')}, on a ${[...worldSteps].join(', ')} step`);
+  return side;
+}
+
+// Prints or plans (`how`) one step, where the side being built is (`b.side`:
+// 'send' unless a receiving world is, see compileWorld and planWorld).
+function applyStep(step, target, path, b, how) {
+  const def = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
+  check(def, path, () => `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
+  const side = sideOf(step, path);
+  if (side !== 'both' && side !== (b.side ?? 'send')) return;
+  def[how](step, target, path, b, def.check?.(step, path));
+}
+
+module.exports = { steps, applyStep, getterSteps, worldSteps, patchOwners, patchLabel };
