@@ -83,13 +83,13 @@ function inputsOf(target, { samples, seed }, ops) {
 
 // Runs the inputs in turn, again and again, for `seconds` (each at least once).
 function timeChecks(target, inputs, seconds, run) {
-  const { runSync } = require('../harness/oracle/checks');
+  const { runCheck } = require('../harness/oracle/checks');
   const times = [];
   const cpu = process.cpuUsage();
   const until = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   for (let i = 0; i < inputs.length || process.hrtime.bigint() < until; i++) {
     const start = process.hrtime.bigint();
-    runSync(target, run, inputs[i % inputs.length]);
+    runCheck(target, run, inputs[i % inputs.length]);
     times.push(Number(process.hrtime.bigint() - start) / 1e3);
   }
   // CPU time too: on a loaded machine, wall time also counts the waits for a core.

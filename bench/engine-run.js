@@ -24,9 +24,10 @@
 // The inputs run, not its corpus: a corpus entry counts once, so a few heavy
 // ones would stand for as many inputs as any other.
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
-//                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)]
+//                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)] [--worker-flags FLAGS]
 // To see where the time goes: --worker-flags '--cpu-prof --cpu-prof-dir=DIR' gives every worker
-// process of the fast-check engine those flags (a worker profile is written as it ends), and `node --cpu-prof` profiles this one.
+// process of the fast-check engine those flags (a worker profile is written as it ends), and
+// `node --cpu-prof` profiles this one.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -187,7 +188,8 @@ async function main() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
   // IPCFUZZ_SCREENED is the bench's own knob (bench/throughput.js), read by the Jazzer.js target too.
   const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000,
-    workerFlags: values['worker-flags'].split(' ').filter(Boolean), skipScreened: process.env.IPCFUZZ_SCREENED === 'skip' });
+    workerFlags: values['worker-flags'].split(' ').filter(Boolean),
+    skipScreened: process.env.IPCFUZZ_SCREENED === 'skip' });
   const trace = new Trace(values.trace, { every: values.engine === 'fast-check' ? kTraceEvery : 1 });
   try {
     session.observe(coverage.collectInto(path.join(scratch, 'coverage')));

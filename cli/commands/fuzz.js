@@ -215,8 +215,10 @@ async function run(args) {
     session.close();
   }, (seconds + kGraceSeconds) * 1000);
   const context = { flags: values, options, session, known, store, seconds, progress, signal: stopper.signal };
-  coverage.collectInto(path.join(path.resolve(values.work ?? require('../../fuzzers/jazzer/engine').defaultWorkDir()),
-    'coverage'));
+  const coverageDir = path.join(path.resolve(values.work ?? require('../../fuzzers/jazzer/engine').defaultWorkDir()),
+    'coverage');
+  session.observe(coverage.collectInto(coverageDir));
+  process.env.IPCFUZZ_COVERAGE_DIR = coverageDir;  // for the Jazzer.js targets (fuzzers/jazzer/target.js)
   try {
     const runs = [];
     if (values.engine !== 'jazzer') runs.push(fastCheck(context));

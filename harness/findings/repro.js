@@ -59,7 +59,7 @@ const known = ${JSON.stringify(known)};
 function main() {
   const fs = require('node:fs');
   const { createOps } = harness('oracle/ops.js');
-  const { runSync } = harness('oracle/checks.js');
+  const { runCheck } = harness('oracle/checks.js');
   const codecs = { a: ${codec(a)}, b: ${codec(b)} };
   try {
     require('internal/test/binding');
@@ -82,7 +82,7 @@ function main() {
     return ops[request.op]({ ...request, codec: codecs[side] });
   };
   fs.writeSync(2, \`repro: the ${result.type} check of node \${process.version}\\n\`);
-  const result = runSync(${JSON.stringify(result.type)}, run, input);
+  const result = runCheck(${JSON.stringify(result.type)}, run, input);
   for (const d of result.differences) d.known = known[d.signature];
   console.log(harness('findings/report.js').renderBody(result));
   process.exitCode = harness('findings/report.js').differs(result.differences) ? 1 : 0;

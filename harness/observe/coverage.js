@@ -1,10 +1,11 @@
 'use strict';
 // Which classes of values a run met, and how often: recipe kinds, tampering
 // steps (and what getters do), the value classes the codecs branch on, and
-// the V8 tags of the frames written. The value check counts every input; a
-// process started with IPCFUZZ_COVERAGE_DIR (the Jazzer.js targets, and the
-// fuzz command itself) keeps its counts in a file of that folder, so that the
-// fuzz command can add up all engines. A class never met shows as zero.
+// the V8 tags of the frames written. The engines inject it as an observer of
+// the checks (oracle/checks.js observeChecks), in their own process and in
+// the workers of their sessions (observe below); a process that counts keeps
+// its counts in a file of the run's folder, so that the fuzz command can add
+// up all engines. A class never met shows as zero.
 // This module walks recipes and keeps the counts; which classes a node is
 // of, value-classes.js says.
 
@@ -15,6 +16,7 @@ const { hostTypes } = require('../recipes/hosts');
 const { tags } = require('../wire/tags');
 const { annotateFrame } = require('../wire/annotate');
 const { frameOf } = require('../oracle/ops');
+const { observeChecks } = require('../oracle/checks');
 const { integerKeyClasses } = require('../recipes/vocabulary');
 const { kindClasses, stepClasses, lengthClasses } = require('./value-classes');
 
@@ -61,9 +63,8 @@ const groups = {
 // Counts by group, then by name; a count's key outside this process is `group\tname`.
 const counts = new Map();
 let flushedAt = 0;
-// Where this process keeps its counts: set by collectInto(), inherited by the
-// processes started after it. Read once: process.env is a lookup in C++.
-let folder = process.env.IPCFUZZ_COVERAGE_DIR;
+// Where this process keeps its counts (collectInto, observe).
+let folder = null;
 
 function add(group, name, n = 1) {
   let names = counts.get(group);
@@ -150,12 +151,25 @@ process.on('exit', () => {
   if (folder && counts.size) flush(folder);
 });
 
-// Starts a run's coverage folder afresh; processes started afterwards inherit it.
+// The observer of the checks: each value check's result (not one that was skipped) is counted.
+function countCheck(type, result) {
+  if (result?.type === 'value' && result.skipped === undefined) countValue(result);
+}
+
+// Counts the value checks this process runs into `dir`, a run's folder; the
+// worker processes of a session given the observer this returns count there too
+// (the session's `observers`, which each worker passes to observe()).
+function observe({ dir }) {
+  folder = dir;
+  observeChecks(countCheck);
+  return { module: __filename, options: { dir } };
+}
+
+// Starts a run's coverage folder afresh and counts into it (see observe).
 function collectInto(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  process.env.IPCFUZZ_COVERAGE_DIR = dir;
-  folder = dir;
+  return observe({ dir });
 }
 
 // All processes' counts, added up.
@@ -190,4 +204,4 @@ function renderCoverage(total = gather()) {
   return lines.join('\n');
 }
 
-module.exports = { countValue, collectInto, gather, renderCoverage, groups };
+module.exports = { countValue, observe, collectInto, gather, renderCoverage, groups };

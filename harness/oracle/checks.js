@@ -7,9 +7,8 @@
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { tampered, receivingWorld } = require('../recipes/steps');
-// eslint-disable-next-line ipcfuzz/harness-floor -- until the engines inject the observers
-const { countValue } = require('../observe/coverage');
 const { payloadRequest, kFrame } = require('./ops');
+const { drive, isPromise } = require('./drive');
 
 const both = (request) => [['a', request], ['b', request]];
 
@@ -49,9 +48,7 @@ function* value(input) {
   const decodeOf = (producer, side) => outcomes.decode.find((d) => d.producer === producer)?.[side] ??
     (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
-  const result = { type: 'value', input, outcomes, differences };
-  countValue(result);
-  return result;
+  return { type: 'value', input, outcomes, differences };
 }
 
 // input: { recipe } or { module }. Serializes with codec a, then lets each
@@ -85,29 +82,28 @@ function* frame(input) {
 
 const checks = { value, roundtrip, stream, frame };
 
-// run(side, request) returns an outcome (runSync) or a promise of one (runAsync);
-// type names a check or is a check's generator function (see recipe-checks.js).
 const stepsOf = (type, input) => (typeof type === 'function' ? type : checks[type])(input);
 
-// both(request), when given, runs a request that sides a and b make alike
-// in one go, giving [outcome a, outcome b], or null to have it run side by side.
-const inOneGo = (requests, both) =>
-  (both && requests.length === 2 && requests[0][1] === requests[1][1] ? both(requests[0][1]) : null);
+// Those told of each result a check gives here, with its type: the engines
+// add what observes a run (observe/coverage.js), and no harness module requires it.
+const observers = [];
+const observeChecks = (observer) => { if (!observers.includes(observer)) observers.push(observer); };
 
-function runSync(type, run, input, both) {
-  const steps = stepsOf(type, input);
-  let step = steps.next();
-  while (!step.done) {
-    step = steps.next(inOneGo(step.value, both) ?? step.value.map(([side, request]) => run(side, request)));
-  }
-  return step.value;
+// The result of check `type` (a name, or a check's generator function, see
+// recipe-checks.js) of `input`: run(side, request) answers each request with
+// an outcome, or a promise of one, and so the result is one or a promise of
+// one. both(request), when given, runs a request that sides a and b make
+// alike in one go, giving [outcome a, outcome b], or null to run them side by side.
+function runCheck(type, run, input, both) {
+  const answer = (requests) => (both && requests.length === 2 && requests[0][1] === requests[1][1] ?
+    both(requests[0][1]) : null) ?? requests.map(([side, request]) => run(side, request));
+  const result = drive(stepsOf(type, input), answer);
+  if (!observers.length) return result;
+  const tell = (r) => {
+    for (const observer of observers) observer(type, r);
+    return r;
+  };
+  return isPromise(result) ? result.then(tell) : tell(result);
 }
 
-async function runAsync(type, run, input) {
-  const steps = stepsOf(type, input);
-  let step = steps.next();
-  while (!step.done) step = steps.next(await Promise.all(step.value.map(([side, request]) => run(side, request))));
-  return step.value;
-}
-
-module.exports = { runSync, runAsync, checks };
+module.exports = { runCheck, observeChecks, checks };

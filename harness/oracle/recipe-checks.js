@@ -80,7 +80,7 @@ class FramesOnA {
     this.outcomes = new Map();  // codec -> WeakMap(recipe -> outcome)
   }
 
-  // run(side, request) of runSync, with side a's serializations (of `codec`) remembered.
+  // run(side, request) of runCheck, with side a's serializations (of `codec`) remembered.
   wrap(run, codec) {
     if (!this.outcomes.has(codec)) this.outcomes.set(codec, new WeakMap());
     const outcomes = this.outcomes.get(codec);

@@ -96,7 +96,7 @@ function pooled(tasks, width, cancelled) {
 class Batches {
   // session: a Session; inProcess: false keeps every check on the per-operation path;
   // screen(type, input, sides): the crash shape that keeps an input out of the batch, or null.
-  constructor(session, { inProcess = true, screen = crashShape } = {}) {
+  constructor(session, { inProcess = true, screen = crashShape, skipScreened = false } = {}) {
     this.session = session;
     this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
@@ -110,11 +110,7 @@ class Batches {
     this.checked = 0;    // inputs checked whole in a batch
     this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
     this.paused = false;
-    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every worker
-    this.sentRecipes = new WeakMap();    // worker process -> the numbers of the recipes it was sent
-    this.nextRecipe = 0;
-    // Bench only (docs/benchmarks.md): leaves the screened inputs out, to measure what they cost.
-    this.skipScreened = process.env.IPCFUZZ_SCREENED === 'skip';
+    this.skipScreened = skipScreened;  // see Session
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
     this.onChecked = null;
   }
@@ -177,11 +173,16 @@ class Batches {
     let answered = 0;
     const sent = indices.map((i) => inputs[i]);
     const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
-    const wire = onRecipes(type) ? (child) => this.#byNumber(type, sent, child) : undefined;
+    const worker = this.#worker(apart, sharing);
+    // The recipes of a frame or stream check go by number (protocol.js).
+    const wire = onRecipes(type) ? (child) => {
+      const { number, recipes } = worker.recipes.forMessage(child);
+      return { inputs: sent.map((input) => mapRecipes(type, input, number)), recipes };
+    } : undefined;
     // With what this process found of each recipe's steps (recipes/steps.js markSteps).
     const request = onRecipes(type) ? message :
       { ...message, inputs: sent, steps: sent.map((input) => stepsMark(input.recipe)) };
-    await this.#request(this.#worker(apart, sharing), urgent, cancelled, request, {
+    await this.#request(worker, urgent, cancelled, request, {
       wire,
       onPart: (part) => {
         const i = indices[answered++];
@@ -247,25 +248,6 @@ class Batches {
     for (const worker of this.workers) this.#pump(worker);
   }
 
-  // The inputs of a frame or stream check with their recipes as numbers, and
-  // the recipes that worker process was not sent yet: a recipe of the pool
-  // (properties/definitions.js) costs more to write, read and tell apart than its check.
-  #byNumber(type, inputs, child) {
-    if (!this.sentRecipes.has(child)) this.sentRecipes.set(child, new Set());
-    const known = this.sentRecipes.get(child);
-    const recipes = [];
-    const number = (recipe) => {
-      let n = this.recipeNumbers.get(recipe);
-      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
-      if (!known.has(n)) {
-        known.add(n);
-        recipes.push([n, recipe]);
-      }
-      return n;
-    };
-    return { inputs: inputs.map((input) => mapRecipes(type, input, number)), recipes };
-  }
-
   // The least busy worker of its kind (apart or not) among the first of them
   // it may use, a new one while there are fewer: kApartWorkers, kBatchWorkers,
   // or kSharingWorkers when the batch shares the cores with inputs apart.
@@ -276,8 +258,7 @@ class Batches {
     if (idle) return idle;
     if (own.length < limit) {
       const { node, info } = this.session.sides.a;
-      const flags = apart ? apartFlags(info) : [];
-      const worker = new WorkerProcess(node, { timeoutMs: this.session.timeoutMs, flags });
+      const worker = new WorkerProcess(node, this.session.workerOptions(apart ? apartFlags(info) : []));
       if (this.session.closed) worker.close();
       this.workers.push(worker);
       if (apart) this.apart.add(worker);

@@ -7,7 +7,8 @@
 // processes: the difference stands only if the fresh sides still show it and
 // neither codec disagrees with itself. One that does not is history-dependent.
 
-const { runSync, runAsync } = require('../oracle/checks');
+const { runCheck } = require('../oracle/checks');
+const { drive, isPromise } = require('../oracle/drive');
 
 // The sides of each fresh check: the two codecs, then each against itself.
 function plans(sides, difference) {
@@ -23,40 +24,41 @@ function stands([cross, ...selves], signature) {
     selves.every((r) => r.differences.every((d) => d.tier === 'roundtrip'));
 }
 
-// One check with a fresh worker per side (workers, started in the pair's
-// order); run is runSync or runAsync.
-function freshCheck(run, { type, input }, pair, workers) {
-  return run(type, (name, request) => {
+// One check with a fresh worker per side (workers, started in the pair's order).
+function freshCheck({ type, input }, pair, workers) {
+  return runCheck(type, (name, request) => {
     const i = name === 'a' ? 0 : 1;
     return workers[i].request({ ...request, codec: pair[i].codec });
   }, input);
 }
 
-// The workers of every fresh check, started together, so that they boot
-// side by side rather than each after the check before it.
-const startAll = (check, pairs) => pairs.map((pair) => pair.map((side) => check.startWorker(side.node)));
-const closeAll = (workers) => { for (const w of workers.flat()) w.close(); };
-
-// check: { type, input, difference, sides, startWorker(nodePath) -> a worker with request() and close() }
-function confirmSync(check) {
+// The fresh checks, run side by side when their workers answer with promises.
+function* confirmation(check, workers) {
   const pairs = plans(check.sides, check.difference);
-  const workers = startAll(check, pairs);
-  try {
-    return stands(pairs.map((pair, i) => freshCheck(runSync, check, pair, workers[i])), check.difference.signature);
-  } finally {
-    closeAll(workers);
-  }
+  workers.push(...pairs.map((pair) => pair.map((side) => check.startWorker(side.node))));
+  const results = yield pairs.map((pair, i) => freshCheck(check, pair, workers[i]));
+  return stands(results, check.difference.signature);
 }
 
-async function confirmAsync(check) {
-  const pairs = plans(check.sides, check.difference);
-  const workers = startAll(check, pairs);
+// check: { type, input, difference, sides, startWorker(nodePath) -> a worker
+// with request() and close() }. The workers of every fresh check are started
+// together, so that they boot side by side. Whether the difference stands,
+// or a promise of it when the workers answer with promises.
+function confirm(check) {
+  const workers = [];
+  const closeAll = () => { for (const w of workers.flat()) w.close(); };
+  let result;
   try {
-    const results = await Promise.all(pairs.map((pair, i) => freshCheck(runAsync, check, pair, workers[i])));
-    return stands(results, check.difference.signature);
-  } finally {
-    closeAll(workers);
+    result = drive(confirmation(check, workers));
+  } catch (err) {
+    closeAll();
+    throw err;
   }
+  if (!isPromise(result)) {
+    closeAll();
+    return result;
+  }
+  return result.finally(closeAll);
 }
 
-module.exports = { confirmSync, confirmAsync };
+module.exports = { confirm };

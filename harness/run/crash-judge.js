@@ -35,6 +35,7 @@
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
 const { isIndex } = require('../recipes/vocabulary');
+const { drive } = require('../oracle/drive');
 
 const kMaxSmi = 2 ** 31 - 1;
 const kMarker = '\u0000ipcfuzz-reached';
@@ -187,17 +188,16 @@ class KnownCrash {
 
   // The outcome of a serialize request of a screened input: the crash's, when
   // reached() (judgeKnownCrash of the codec under test is 'crash') says it
-  // reaches the crash and a worker has shown it; else run(), its outcome in a worker.
+  // reaches the crash and a worker has shown it; else run(), its outcome in a
+  // worker. reached() and run() give values, or promises (a judgment made in a
+  // worker of the codec's binary, the `judge` request of worker.js), and so does this.
   serialize(reached, run) {
-    if (this.disagreed || !reached()) return run();
-    return this.#judged() ?? this.#audited(run());
+    return drive(this.#serialize(reached, run));
   }
 
-  // As serialize, with reached() and run() giving promises: the judgment made
-  // in a worker of the codec's binary (the `judge` request of worker.js).
-  async serializeAsync(reached, run) {
-    if (this.disagreed || !(await reached())) return run();
-    return this.#judged() ?? this.#audited(await run());
+  * #serialize(reached, run) {
+    if (this.disagreed || !(yield reached())) return yield run();
+    return this.#judged() ?? this.#audited(yield run());
   }
 
   // The crash's outcome for an input judged to reach it, but for every

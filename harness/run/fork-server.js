@@ -20,6 +20,7 @@ const { PassThrough } = require('node:stream');
 const { getSystemErrorName } = require('node:util');
 const { EnvironmentError } = require('../base/errors');
 const { onJsonLines, lineSplitter } = require('../base/json-lines');
+const { observersArgs } = require('./protocol');
 
 const zygoteMain = path.join(__dirname, 'zygote.js');
 const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
@@ -197,8 +198,10 @@ class ForkedWorker extends EventEmitter {
 // and the caller goes on starting nodes. Its forks outlive it; it ends with
 // this process (its requests end), or at close().
 class ForkServer {
-  constructor(nodePath) {
+  // observers: what observes its forks' checks (protocol.js observersArgs).
+  constructor(nodePath, { observers = [] } = {}) {
     this.nodePath = nodePath;
+    this.observers = observers;
     this.state = 'idle';  // starting, ready, ended
     this.off = null;      // once its forks have failed, why its workers start as nodes
     this.process = null;
@@ -237,7 +240,8 @@ class ForkServer {
     this.state = 'starting';
     const preload = [forkServerLibrary, process.env.LD_PRELOAD].filter(Boolean).join(':');
     const child = spawn(this.nodePath, ['--single-threaded', '--expose-internals', '--no-warnings', zygoteMain,
-      forkServerLibrary], { env: { ...process.env, LD_PRELOAD: preload }, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
+      forkServerLibrary, ...observersArgs(this.observers)],
+    { env: { ...process.env, LD_PRELOAD: preload }, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
     this.process = child;
     const timer = setTimeout(() => this.#turnOff(`no first fork ended within ${kStartMs} ms of its start`), kStartMs);
     onJsonLines(child.stdio[3], (message) => {

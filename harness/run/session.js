@@ -9,10 +9,10 @@ const path = require('node:path');
 const { WorkerProcess } = require('./worker-process');
 const { ForkServer, forkServerBuilt } = require('./fork-server');
 const { resolveNode, probeNode } = require('../base/binaries');
-const { runAsync } = require('../oracle/checks');
+const { runCheck } = require('../oracle/checks');
 const { allChecks } = require('../oracle/recipe-checks');
 const { Batches } = require('./batches');
-const { confirmAsync } = require('./confirm');
+const { confirm } = require('./confirm');
 const { builtinCodecs } = require('../codecs');
 const { mayCrash } = require('../recipes/crash-shapes');
 const { KnownCrash } = require('./crash-judge');
@@ -43,19 +43,26 @@ class Session {
   // sides: { a: { codec, node }, b: { codec, node } }, node as a path or version;
   // inProcess: false runs checkMany an operation at a time even when both codecs share a binary;
   // screen: what keeps an input out of a batch (see batches.js);
-  // gather: false sends each operation of a check on its own (see worker-process.js).
-  constructor({ a, b, timeoutMs, inProcess = true, screen, gather = true }) {
+  // gather: false sends each operation of a check on its own (see worker-process.js);
+  // observers: what observes the checks its workers run (protocol.js observersArgs);
+  // workerFlags: node flags of every worker (the bench's --cpu-prof);
+  // skipScreened: leaves out the inputs the crash screen keeps out of batches
+  // (the bench, to measure what they cost): their results are undefined.
+  constructor({ a, b, timeoutMs, inProcess = true, screen, gather = true, observers = [], workerFlags = [],
+    skipScreened = false }) {
     this.sides = {};
     for (const [name, side] of Object.entries({ a, b })) {
       this.sides[name] = checkSide({ codec: resolveCodec(side.codec), node: resolveNode(side.node) });
     }
     this.timeoutMs = timeoutMs;
     this.gather = gather;
+    this.observers = observers;
+    this.workerFlags = workerFlags;
     this.workers = new Map();
     this.freshWorkers = new Set();
     this.booted = new Map();  // binary -> fresh workers booted ahead for confirm()
     this.closed = false;
-    this.batches = new Batches(this, { inProcess, screen });
+    this.batches = new Batches(this, { inProcess, screen, skipScreened });
     this.knownCrash = new KnownCrash();
   }
 
@@ -63,8 +70,8 @@ class Session {
   // process of it (fork-server.js) where the fork server is built.
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      const forkServer = forkServerBuilt() ? new ForkServer(nodePath) : null;
-      const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, gather: this.gather, forkServer });
+      const forkServer = forkServerBuilt() ? new ForkServer(nodePath, { observers: this.observers }) : null;
+      const worker = new WorkerProcess(nodePath, { ...this.workerOptions(), gather: this.gather, forkServer });
       if (this.closed) worker.close();
       this.workers.set(nodePath, worker);
     }
@@ -82,11 +89,11 @@ class Session {
       return worker.request(withCodec);
     }
     const reached = async () => (await worker.request({ op: 'judge', codec, input: request.input })).reaches === true;
-    return this.knownCrash.serializeAsync(reached, () => worker.request(withCodec));
+    return this.knownCrash.serialize(reached, () => worker.request(withCodec));
   }
 
   check(type, input, { judge = false } = {}) {
-    return runAsync(allChecks[type], (side, request) => this.run(side, request, judge), input);
+    return runCheck(allChecks[type], (side, request) => this.run(side, request, judge), input);
   }
 
   // One check per input, many at a time (see batches.js): the results, all at once.
@@ -103,7 +110,7 @@ class Session {
   // processes (see confirm.js); false means it depends on process history.
   // The fresh workers bootFresh() booted are taken first.
   confirm(type, input, difference) {
-    return confirmAsync({
+    return confirm({
       type, input, difference, sides: this.sides,
       startWorker: (nodePath) => this.booted.get(nodePath)?.shift() ?? this.#freshWorker(nodePath),
     });
@@ -125,10 +132,20 @@ class Session {
 
   #freshWorker(nodePath) {
     for (const w of this.freshWorkers) if (w.closed) this.freshWorkers.delete(w);
-    const worker = new WorkerProcess(nodePath, { timeoutMs: this.timeoutMs, fresh: true });
+    const worker = new WorkerProcess(nodePath, { ...this.workerOptions(), fresh: true });
     if (this.closed) worker.close();
     this.freshWorkers.add(worker);
     return worker;
+  }
+
+  // Adds an observer of the checks for the workers started from now on (protocol.js observersArgs).
+  observe(observer) {
+    this.observers.push(observer);
+  }
+
+  // What every worker of this session is started with; batches.js adds its own flags.
+  workerOptions(flags = []) {
+    return { timeoutMs: this.timeoutMs, observers: this.observers, flags: [...flags, ...this.workerFlags] };
   }
 
   stats() {

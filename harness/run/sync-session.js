@@ -24,8 +24,8 @@
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
 const { SyncWorker } = require('./sync-worker');
-const { runSync } = require('../oracle/checks');
-const { confirmSync } = require('./confirm');
+const { runCheck } = require('../oracle/checks');
+const { confirm } = require('./confirm');
 const { createOps } = require('../oracle/ops');
 const { buildInput, buildWorld } = require('../recipes/build');
 const { builtinCodecs, loadCodec } = require('../codecs');
@@ -50,10 +50,9 @@ class SyncSession {
   // sides: { a, b } each { codec, node, info }; onLoss(kind): a worker crashed or hung, the known crash
   // was judged without one, or a worker disagreed with such a judgment (crash-judge.js).
   // inProcess: false runs every side in a worker. useScreen: false lets every input run in-process
-  // (IPCFUZZ_SCREEN=off, to test what an input the screen misses does).
-  constructor({ sides, timeoutMs, onLoss = () => {}, inProcess = true,
-    useScreen = process.env.IPCFUZZ_SCREEN !== 'off' }) {
-    Object.assign(this, { sides, timeoutMs, onLoss, useScreen });
+  // (to test what an input the screen misses does). observers: as Session's.
+  constructor({ sides, timeoutMs, onLoss = () => {}, inProcess = true, useScreen = true, observers = [] }) {
+    Object.assign(this, { sides, timeoutMs, onLoss, useScreen, observers });
     this.ops = createOps(buildInput, { buildWorld });
     const codecs = { a: sides.a.codec, b: sides.b.codec };
     this.codecs = codecs;
@@ -77,7 +76,7 @@ class SyncSession {
 
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      this.workers.set(nodePath, new SyncWorker(nodePath, { timeoutMs: this.timeoutMs }));
+      this.workers.set(nodePath, new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, observers: this.observers }));
     }
     return this.workers.get(nodePath);
   }
@@ -150,7 +149,7 @@ class SyncSession {
     const isolated = this.#isolation(input, isolate);
     const here = this.local.a && this.local.b && !isolated;
     const run = this.#checksApart(input, isolated) ? () => this.#checkApart(type, input, full) :
-      () => runSync(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
+      () => runCheck(type, (side, request) => this.run(side, request, isolated), input, here ? this.both : undefined);
     const result = isolate || full ? run() : this.checked.get(type, input, run);
     if (result === undefined) return this.check(type, input, true);  // the worker apart crashed or hung
     if (here || isolated === 'input') this.onChecked?.(type, input, isolated === 'input');
@@ -188,7 +187,7 @@ class SyncSession {
     const key = createHash('sha1').update(JSON.stringify({ ...request, full: undefined })).digest('base64');
     if (this.lost.has(key)) return undefined;
     const worker = spoilsProcess(input.recipe) ? this.worker(this.sides.b.node) :
-      (this.apart ??= new SyncWorker(process.execPath, { timeoutMs: this.timeoutMs }));
+      (this.apart ??= new SyncWorker(process.execPath, { timeoutMs: this.timeoutMs, observers: this.observers }));
     let result;
     const outcome = this.#noteLoss(key, worker.request(request, {
       // 0: checked, no difference; null: nothing to check.
@@ -201,7 +200,7 @@ class SyncSession {
 
   // As Session.confirm, in fresh synchronous workers.
   confirm(type, input, difference) {
-    return confirmSync({
+    return confirm({
       type, input, difference, sides: this.sides,
       startWorker: (nodePath) => new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, fresh: true }).start(),
     });

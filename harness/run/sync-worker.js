@@ -23,8 +23,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
-const { EnvironmentError, UsageError } = require('../base/errors');
 const { unfinishedBuild } = require('../oracle/ops');
+const { crashOutcome, hangOutcome, faultError, kStderrTail } = require('./protocol');
 const {
   forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
 } = require('./fork-server');
@@ -42,16 +42,17 @@ const kStartMs = 5000;
 const kFifoBatch = 256;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
 
-// Reads `requests<TAB>answers<TAB>main<TAB>node[<TAB>library]` lines (paths
-// may hold spaces); each starts a worker (worker.js) of that node on those
-// FIFOs, and answers on the answer FIFO with the worker's pid and then its
+// Reads `requests<TAB>answers<TAB>stderr<TAB>main<TAB>observers<TAB>node[<TAB>library]`
+// lines (paths may hold spaces; observers, the JSON of protocol.js observersArgs);
+// each starts a worker (worker.js) of that node on those FIFOs, its stderr
+// written to that file, and answers on the answer FIFO with the worker's pid and then its
 // wait status. A fork server (zygote.js) comes with its library to preload,
 // given as its argument too, and runs with V8's --single-threaded (see
 // forkserver.c). The node reads its requests on fd 4 moved to stdin (an
 // asynchronous command's own stdin would be /dev/null). `jobs` reaps the
 // shells that have ended. Ends when this process closes its end.
 const spawnerScript = `
-while IFS='	' read -r requests answers main node library; do
+while IFS='	' read -r requests answers stderr main observers node library; do
   (
     exec 4<"$requests" 3>"$answers"
     rm -f "$requests" "$answers"
@@ -60,7 +61,7 @@ while IFS='	' read -r requests answers main node library; do
       export LD_PRELOAD="$library\${LD_PRELOAD:+:$LD_PRELOAD}"
       set -- --single-threaded
     fi
-    "$node" "$@" --expose-internals --no-warnings "$main" \${library:+"$library"} <&4 4<&- >/dev/null 2>&1 &
+    "$node" "$@" --expose-internals --no-warnings "$main" \${library:+"$library"} "--observers=$observers" <&4 4<&- >/dev/null 2>"$stderr" &
     exec 4<&-
     echo '{"pid":'$!'}' >&3
     wait $!
@@ -119,11 +120,39 @@ function exitStatus(pid) {
   return code & 0x7f ? 128 + (code & 0x7f) : (code >> 8) & 0xff;
 }
 
+const sizeOf = (file) => {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;  // not made yet: the worker's shell makes it
+  }
+};
+
+// What a worker wrote on stderr since its first request, its last kStderrTail bytes.
+function stderrTail(worker) {
+  let fd;
+  try {
+    fd = fs.openSync(worker.stderr, 'r');
+    const end = fs.fstatSync(fd).size;
+    const from = Math.max(worker.stderrFrom ?? 0, end - kStderrTail);
+    const bytes = Buffer.alloc(Math.max(0, end - from));
+    fs.readSync(fd, bytes, 0, bytes.length, from);
+    return bytes.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 class SyncWorker {
   // forkServer: false starts every worker afresh; fresh: workers that confirm
-  // a finding (fresh-worker.js), started afresh.
-  constructor(nodePath, { timeoutMs = 10_000, fresh = false, forkServer = !fresh && forkServerBuilt() } = {}) {
+  // a finding (fresh-worker.js), started afresh; observers: what observes the
+  // checks its workers run (protocol.js observersArgs).
+  constructor(nodePath, { timeoutMs = 10_000, fresh = false, forkServer = !fresh && forkServerBuilt(),
+    observers = [] } = {}) {
     this.nodePath = nodePath;
+    this.observers = JSON.stringify(observers);
     this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.zygote = forkServer ? undefined : null;  // undefined: not started yet
@@ -145,13 +174,16 @@ class SyncWorker {
     const [requests, answers, worker] = this.#channel();
     const zygote = this.#zygote();
     if (zygote) this.#fork(zygote, requests, answers, worker);
-    else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${this.main}\t${this.nodePath}\n`);
+    else fs.writeSync(spawnerInput(), `${requests}\t${answers}\t${worker.stderr}\t${this.main}\t${this.observers}\t${this.nodePath}\n`);
     return worker;
   }
 
   #fork(zygote, requests, answers, worker) {
     fs.writeSync(zygote.toWorker, `${requests}\t${answers}\n`);
     worker.forked = true;
+    // A fork writes on its fork server's stderr: its own from its first request on.
+    worker.stderr = zygote.stderr;
+    worker.stderrFrom = undefined;
   }
 
   // A pair of FIFOs, and a worker with this process's ends of them.
@@ -166,6 +198,7 @@ class SyncWorker {
     }
     const [requests, answers] = this.fifos.shift();
     return [requests, answers, {
+      stderr: `${answers}.stderr`, stderrFrom: 0,
       toWorker: fs.openSync(requests, O_RDWR | O_NONBLOCK),
       fromWorker: fs.openSync(answers, O_RDWR | O_NONBLOCK),
       pid: null, pending: '', decoder: new StringDecoder('utf8'), forked: false,
@@ -180,7 +213,7 @@ class SyncWorker {
     if (this.zygote === undefined) {
       const [requests, answers, zygote] = this.#channel();
       fs.writeSync(spawnerInput(),
-        `${requests}\t${answers}\t${zygoteMain}\t${this.nodePath}\t${forkServerLibrary}\n`);
+        `${requests}\t${answers}\t${zygote.stderr}\t${zygoteMain}\t${this.observers}\t${this.nodePath}\t${forkServerLibrary}\n`);
       const first = this.#receive(zygote, Date.now() + kStartMs);
       this.zygote = first?.ready && this.#probe(zygote) ? zygote : null;
       if (!this.zygote) this.#stop(zygote);
@@ -226,6 +259,7 @@ class SyncWorker {
   request(message, { onPart } = {}) {
     this.stats.requests++;
     this.start();
+    this.current.stderrFrom ??= sizeOf(this.current.stderr);
     const deadline = Date.now() + this.timeoutMs;
     const id = this.nextId++;
     if (!this.#send(Buffer.from(`${JSON.stringify({ ...message, id })}\n`), deadline)) return this.#hung(null);
@@ -249,7 +283,7 @@ class SyncWorker {
       const { outcome, fault, parts } = answer;
       for (const part of parts ?? []) onPart?.(part);
       if (outcome === undefined && fault === undefined) continue;
-      if (fault) throw new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
+      if (fault) throw faultError(fault);
       return outcome;
     }
   }
@@ -311,16 +345,17 @@ class SyncWorker {
   // (a worker exiting with a code above 128 by itself reads as a signal).
   #crashed(status) {
     this.stats.crashes++;
-    this.#reset();
     const [code, signal] = exitOf(status);
-    return { kind: 'crash', signal, code, stderr: '' };
+    const outcome = crashOutcome(code, signal, stderrTail(this.current));
+    this.#reset();
+    return outcome;
   }
 
   // unbuilt: the outcome to give when a value module, not the codec, ran out of time.
   #hung(unbuilt) {
     if (!unbuilt) this.stats.hangs++;
     this.#reset();
-    return unbuilt ?? { kind: 'hang', ms: this.timeoutMs };
+    return unbuilt ?? hangOutcome(this.timeoutMs);
   }
 
   // Ends the fork server and its forks: workers start as nodes from now on.
@@ -352,6 +387,7 @@ class SyncWorker {
     try {
       if (worker.pid !== null) process.kill(worker.pid, 'SIGKILL');
     } catch { /* already gone */ }
+    if (!worker.forked) fs.rmSync(worker.stderr, { force: true });
     for (const fd of [worker.toWorker, worker.fromWorker]) {
       if (fd === null) continue;  // a probe's requests, ended
       try {

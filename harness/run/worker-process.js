@@ -15,37 +15,37 @@
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { EnvironmentError, UsageError, StoppedError } = require('../base/errors');
+const { EnvironmentError, StoppedError } = require('../base/errors');
 const { onJsonLines, afterOutput } = require('../base/json-lines');
 const { unfinishedBuild } = require('../oracle/ops');
+const { crashOutcome, hangOutcome, faultError, RecipeNumbers, kStderrTail, observersArgs } = require('./protocol');
 
 const workerMain = path.join(__dirname, 'worker.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
-// Bench only: flags for every worker's node, such as --cpu-prof (not allowed in NODE_OPTIONS).
-const extraFlags = (process.env.IPCFUZZ_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
-const kStderrTail = 4096;
 
 // Resolves a request with its outcome, or rejects it with the worker's fault.
 function settle(entry, { outcome, fault }) {
   if (!fault) entry.resolve(outcome);
-  else entry.reject(new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message));
+  else entry.reject(faultError(fault));
 }
 
 class WorkerProcess {
   // gather: requests made in one turn of the event loop go as one (see #sendGathered);
   // fresh: a worker for one check that confirms a finding (fresh-worker.js);
   // flags: node flags of its processes; forkServer: a ForkServer of nodePath
-  // (fork-server.js) whose forks take over once a process was lost, closed with this.
-  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [], forkServer = null } = {}) {
+  // (fork-server.js) whose forks take over once a process was lost, closed with this;
+  // observers: what observes the checks its processes run (protocol.js observersArgs).
+  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [], forkServer = null,
+    observers = [] } = {}) {
     this.nodePath = nodePath;
     this.flags = flags;
+    this.observers = observers;
     this.forkServer = forkServer;
     this.main = fresh ? freshWorkerMain : workerMain;
     this.timeoutMs = timeoutMs;
     this.gather = gather;
     this.gathered = [];  // requests of this turn of the event loop, not sent yet
-    this.recipeNumbers = new WeakMap();  // recipe -> its number, for every process
-    this.nextRecipe = 0;
+    this.recipes = new RecipeNumbers();  // for every process of this worker (protocol.js)
     this.queue = [];     // requests sent and not answered, oldest first
     this.nextId = 1;
     // gathered: `many` requests, each of several requests (counted in `requests`);
@@ -103,30 +103,9 @@ class WorkerProcess {
       message: { op: 'many' }, subs, answered: 0,
       onPart: (answer) => settle(subs[entry.answered++], answer),
       resolve: () => {}, reject: (err) => { for (const sub of subs.slice(entry.answered)) sub.reject(err); },
-      wire: (child) => this.#numbered(subs.map((sub) => sub.message), child),
+      wire: (child) => this.recipes.many(subs.map((sub) => sub.message), child),
     };
     this.#enqueue(entry);
-  }
-
-  // The requests with their recipes as numbers, and the recipes that process
-  // was not sent yet: a recipe of the frame and stream pools comes back again
-  // and again, and reading it costs more than the operation.
-  #numbered(requests, child) {
-    child.recipesSent ??= new Set();
-    const recipes = [];
-    const numbered = requests.map((request) => {
-      const recipe = request.input?.recipe;
-      if (recipe === null || typeof recipe !== 'object') return request;
-      let n = this.recipeNumbers.get(recipe);
-      if (n === undefined) this.recipeNumbers.set(recipe, n = this.nextRecipe++);
-      if (!child.recipesSent.has(n)) {
-        child.recipesSent.add(n);
-        recipes.push([n, recipe]);
-      }
-      const { recipe: _, ...input } = request.input;
-      return { ...request, input: { ...input, recipeNo: n } };
-    });
-    return { requests: numbered, recipes };
   }
 
   // The operations of a `many` request that lost its process and were not
@@ -201,8 +180,9 @@ class WorkerProcess {
   }
 
   #start() {
-    const flags = ['--expose-internals', '--no-warnings', ...this.flags, ...extraFlags];
-    return spawn(this.nodePath, [...flags, this.main], { stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
+    const flags = ['--expose-internals', '--no-warnings', ...this.flags];
+    return spawn(this.nodePath, [...flags, this.main, ...observersArgs(this.observers)],
+      { stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
   }
 
   // Starts the process now, not at the first request.
@@ -244,7 +224,7 @@ class WorkerProcess {
       this.queue.shift();
       const unbuilt = unfinishedBuild(head.message, head.built, this.timeoutMs);
       if (!unbuilt) this.stats.hangs++;
-      head.resolve(unbuilt ?? { kind: 'hang', ms: this.timeoutMs });
+      head.resolve(unbuilt ?? hangOutcome(this.timeoutMs));
       this.#restart();
     }, this.timeoutMs);
   }
@@ -280,7 +260,7 @@ class WorkerProcess {
     const head = this.queue.shift();
     if (!head) return;
     this.stats.crashes++;
-    head.resolve({ kind: 'crash', code, signal, stderr: child.stderrTail.trim().split('\n').slice(-8).join('\n') });
+    head.resolve(crashOutcome(code, signal, child.stderrTail));
     this.#resendQueue();
   }
 

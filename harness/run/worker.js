@@ -19,7 +19,7 @@ const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
 const { builtinCodecs, loadCodec } = require('../codecs');
 const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('../recipes/hosts');
-const { EnvironmentError, UsageError } = require('../base/errors');
+const { faultOf, RecipeTable, kObserversFlag } = require('./protocol');
 
 const kReply = 3;
 // JSON has no form for a BigInt: an answer that holds one (somewhere a
@@ -47,10 +47,15 @@ const ops = {
 // Whole checks get their recipes from fast-check, each new, or by number.
 const checkOps = createOps(inputBuilder({ byText: false }), { buildWorld });
 
-// Kept between the checks of this process: the recipes of the frame and
-// stream checks, by the number the parent gave each (see batches.js), and
-// side a's frames of them (see recipe-checks.js).
-const recipes = new Map();
+// What observes the checks of this process ([{ module, options }], the
+// session's `observers`), given as `--observers=JSON` after the main module:
+// each module's observe(options) starts it at the first `checks` request.
+const observerArg = process.argv.find((arg) => arg.startsWith(kObserversFlag));
+const observersToLoad = observerArg ? JSON.parse(observerArg.slice(kObserversFlag.length)) : [];
+
+// Kept between the requests of this process: the recipes it was sent, by
+// number (protocol.js), and side a's frames of them (see recipe-checks.js).
+const recipes = new RecipeTable();
 let frames = null;
 // How long checked inputs wait for their parts to be sent together: one
 // write per input cost more than a frame check.
@@ -67,23 +72,24 @@ const kPartsMs = 2;
 function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [] }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
-  const { runSync } = require('../oracle/checks');
+  const { runCheck } = require('../oracle/checks');
   const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('../oracle/recipe-checks');
   const { markSteps } = require('../recipes/steps');
+  for (const { module, options } of observersToLoad.splice(0)) require(module).observe(options);
   steps.forEach((mark, i) => markSteps(inputs[i].recipe, mark));
   const op = (side, request) => checkOps[request.op]({ ...request, codec: codecs[side] });
   const both = (request) => checkOps.both(request, codecs);
   let run = op;
   if (onRecipes(type)) {
-    for (const [number, recipe] of added) recipes.set(number, recipe);
-    inputs = inputs.map((input) => mapRecipes(type, input, (number) => recipes.get(number)));
+    recipes.learn(added);
+    inputs = inputs.map((input) => mapRecipes(type, input, (number) => recipes.recipe(number)));
     frames ??= new FramesOnA();
     run = frames.wrap(op, codecs.a);
   }
   let parts = [];
   let sent = performance.now();
   for (const input of inputs) {
-    const result = runSync(allChecks[type], run, input, both);
+    const result = runCheck(allChecks[type], run, input, both);
     const clean = !result || !result.differences.length;
     parts.push(clean && full !== 'all' ? result && 0 : full ? result : { differences: result.differences });
     if (performance.now() - sent >= kPartsMs) {
@@ -95,20 +101,13 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [
   return { outcome: { kind: 'ok', checked: inputs.length }, parts };
 }
 
-// Recipes of `many` requests by the number the parent gave each (see worker-process.js).
-const numbered = new Map();
-
 // The operations of a `many` request, in order, each answered as it would be
 // alone ({ outcome } or { fault }) in a part of its own as soon as it is done:
 // if one takes this process down, the parent knows which.
 function many({ id, requests, recipes: added = [] }) {
-  for (const [number, recipe] of added) numbered.set(number, recipe);
+  recipes.learn(added);
   for (const request of requests) {
-    if (request.input?.recipeNo !== undefined) {
-      const { recipeNo, ...input } = request.input;
-      request.input = { ...input, recipe: numbered.get(recipeNo) };
-    }
-    const { outcome, fault } = handle(request);
+    const { outcome, fault } = handle(recipes.request(request));
     reply({ id, parts: [fault ? { fault } : { outcome }] });
   }
   return { kind: 'ok' };
@@ -120,11 +119,7 @@ function handle(request) {
     const run = request.op === 'many' ? many : ops[request.op];
     return { id: request.id, outcome: run(request) };
   } catch (err) {
-    const kind = err instanceof UsageError ? 'usage' : 'environment';
-    if (err instanceof EnvironmentError || err instanceof UsageError) {
-      return { id: request.id, fault: { kind, message: err.message } };
-    }
-    return { id: request.id, fault: { kind: 'internal', message: err?.stack ?? String(err) } };
+    return { id: request.id, fault: faultOf(err) };
   }
 }
 

@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const { Session } = require('../../harness/run/session');
 const { WorkerProcess } = require('../../harness/run/worker-process');
 const { compareOutcomes } = require('../../harness/oracle/compare');
-const { confirmSync } = require('../../harness/run/confirm');
+const { confirm } = require('../../harness/run/confirm');
 const { fixture, node26 } = require('../fixtures/helpers');
 
 const recipe = { k: 'object', props: [['a', { k: 'number', v: 1 }]] };
@@ -88,7 +88,7 @@ describe('confirming a difference in fresh processes', function () {
     }
     const sides = { a: { codec: 'js', node: 'node-a' }, b: { codec: 'native', node: 'node-b' } };
     const difference = { signature: 's', tier: 'value' };
-    assert.equal(confirmSync({ type: check, input: {}, difference, sides, startWorker }), true);
+    assert.equal(confirm({ type: check, input: {}, difference, sides, startWorker }), true);
     assert.deepEqual(events, [
       'start 0 node-a', 'start 1 node-b', 'start 2 node-a', 'start 3 node-a', 'start 4 node-b', 'start 5 node-b',
       'request 0', 'request 1', 'request 2', 'request 3', 'request 4', 'request 5',

@@ -88,11 +88,12 @@ describe('coverage view', function () {
   it('leaves no folder behind for a process that ends after its run removed it', function () {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-coverage-')), 'coverage');
     const counting = `const c = require(${JSON.stringify(require.resolve('../../harness/observe/coverage'))});
+      c.observe({ dir: ${JSON.stringify(dir)} });
       c.countValue({ input: { recipe: { k: 'null' } }, outcomes: { serialize: {} } });
-      require('node:fs').rmSync(process.env.IPCFUZZ_COVERAGE_DIR, { recursive: true });`;
+      require('node:fs').rmSync(${JSON.stringify(dir)}, { recursive: true });`;
     try {
       fs.mkdirSync(dir);
-      execFileSync(process.execPath, ['-e', counting], { env: { ...process.env, IPCFUZZ_COVERAGE_DIR: dir } });
+      execFileSync(process.execPath, ['-e', counting]);
       assert.equal(fs.existsSync(dir), false);
     } finally {
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });

@@ -23,6 +23,41 @@ describe('outcomes and counts', function () {
     assert.match(stdout, /\nSAME$/m);
   });
 
+  describe('a crash carries the end of what the worker wrote on stderr', function () {
+    // process.abort() prints the stack it was called from, down to the worker's request.
+    const request = { op: 'serialize', codec: fixture('abort.js'), input: { recipe: { k: 'null' } } };
+    const said = /handle \(\S+worker\.js/;
+
+    it('from an async worker, started afresh and forked', async function () {
+      const worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      try {
+        for (let i = 0; i < 2; i++) {
+          const crash = await worker.request(request);
+          assert.equal(crash.kind, 'crash');
+          assert.match(crash.stderr, said);
+        }
+      } finally {
+        worker.close();
+      }
+    });
+
+    for (const forkServer of [false, true]) {
+      it(`from a blocking worker${forkServer ? ' (fork server)' : ''}, once per crash`, function () {
+        const worker = new SyncWorker(node26, { timeoutMs: 10_000, forkServer });
+        try {
+          for (let i = 0; i < 2; i++) {
+            const crash = worker.request(request);
+            assert.equal(crash.kind, 'crash');
+            assert.match(crash.stderr, said);
+            assert.equal(crash.stderr.match(new RegExp(said.source, 'g')).length, 1, crash.stderr);
+          }
+        } finally {
+          worker.close();
+        }
+      });
+    }
+  });
+
   it('renders a result where one side crashed and the other ran user code', function () {
     const { renderResult } = require('../../harness/findings/report');
     const info = { node: 'v26.12.1' };

@@ -1,0 +1,119 @@
+'use strict';
+// What the harness and its worker processes (worker.js) say to each other,
+// whichever driver carries it (async-driver.js, blocking-driver.js).
+//
+// A request is one JSON line: { id, op, ... }, op one of the operations of
+// oracle/ops.js (serialize, deserialize, roundtrip, stream, info), or
+//   checks: { type, inputs, codecs: { a, b }, full, steps, recipes }: whole checks, in the worker;
+//   many:   { requests, recipes }: operations gathered for one process;
+//   judge:  { codec, input }: whether a codec reaches the known crash (crash-judge.js).
+// An answer is one JSON line: { id, outcome } or { id, fault }, which `parts`
+// (a `checks` request's results, a `many` request's answers) may precede or
+// come with, and { id, built: true } may precede (a value module was built).
+// A request that takes the worker down is answered by the driver: a crash or a hang.
+
+const { EnvironmentError, UsageError } = require('../base/errors');
+
+// How a worker process is told what observes its checks: `${kObserversFlag}JSON`
+// after its main module ([{ module, options }], see worker.js).
+const kObserversFlag = '--observers=';
+const observersArgs = (observers) => (observers.length ? [`${kObserversFlag}${JSON.stringify(observers)}`] : []);
+
+// The kinds of an outcome, one per codec call or request.
+const Outcome = Object.freeze({
+  ok: 'ok',                   // the codec gave a frame, a value, reads
+  reject: 'reject',           // the codec threw
+  unbuildable: 'unbuildable', // the input's value could not be built: no input at all
+  crash: 'crash',             // the worker died on it (a signal, or an exit code)
+  hang: 'hang',               // the worker did not answer within the time limit
+});
+
+// Whether an outcome cost its worker process.
+const tookWorkerDown = (outcome) => outcome.kind === Outcome.crash || outcome.kind === Outcome.hang;
+
+// The bytes of a worker's stderr kept, and the lines of them a crash carries.
+const kStderrTail = 4096;
+const kCrashLines = 8;
+
+// The outcome of a request its worker died on: how it ended and the end of what it wrote on stderr.
+const crashOutcome = (code, signal, stderr = '') =>
+  ({ kind: Outcome.crash, code, signal, stderr: stderr.trim().split('\n').slice(-kCrashLines).join('\n') });
+
+const hangOutcome = (ms) => ({ kind: Outcome.hang, ms });
+
+// A fault is the harness's or the input's, never the codec's: a worker answers it for a request that threw.
+function faultOf(err) {
+  if (err instanceof UsageError) return { kind: 'usage', message: err.message };
+  if (err instanceof EnvironmentError) return { kind: 'environment', message: err.message };
+  return { kind: 'internal', message: err?.stack ?? String(err) };
+}
+
+const faultError = (fault) => new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
+
+// Recipes travel once per worker process and then by number: the frame and
+// stream pools send the same recipes again and again, and reading one costs
+// more than its check. One numbering per driver, one set of numbers sent per process.
+class RecipeNumbers {
+  constructor() {
+    this.numbers = new WeakMap();  // recipe -> its number
+    this.next = 0;
+    this.sent = new WeakMap();     // process -> the numbers it was sent
+  }
+
+  // A numbering for one message to `process`: number(recipe) gives a recipe's
+  // number; recipes, the [number, recipe] pairs that process was not sent yet.
+  forMessage(process) {
+    if (!this.sent.has(process)) this.sent.set(process, new Set());
+    const known = this.sent.get(process);
+    const recipes = [];
+    const number = (recipe) => {
+      let n = this.numbers.get(recipe);
+      if (n === undefined) this.numbers.set(recipe, n = this.next++);
+      if (!known.has(n)) {
+        known.add(n);
+        recipes.push([n, recipe]);
+      }
+      return n;
+    };
+    return { number, recipes };
+  }
+
+  // The operations of a `many` request with their recipes as numbers (input.recipeNo).
+  many(requests, process) {
+    const { number, recipes } = this.forMessage(process);
+    const numbered = requests.map((request) => {
+      const recipe = request.input?.recipe;
+      if (recipe === null || typeof recipe !== 'object') return request;
+      const { recipe: _, ...input } = request.input;
+      return { ...request, input: { ...input, recipeNo: number(recipe) } };
+    });
+    return { requests: numbered, recipes };
+  }
+}
+
+// The worker's side of the numbering: the recipes it was sent, by number.
+class RecipeTable {
+  constructor() {
+    this.recipes = new Map();
+  }
+
+  learn(added = []) {
+    for (const [number, recipe] of added) this.recipes.set(number, recipe);
+  }
+
+  recipe(number) {
+    return this.recipes.get(number);
+  }
+
+  // A `many` request's operation with its recipe back in place of its number.
+  request(request) {
+    if (request.input?.recipeNo === undefined) return request;
+    const { recipeNo, ...input } = request.input;
+    return { ...request, input: { ...input, recipe: this.recipe(recipeNo) } };
+  }
+}
+
+module.exports = {
+  Outcome, tookWorkerDown, crashOutcome, hangOutcome, faultOf, faultError, RecipeNumbers, RecipeTable, kStderrTail,
+  kObserversFlag, observersArgs,
+};
