@@ -7,7 +7,7 @@
 const fc = require('fast-check');
 const { errorTypes } = require('../recipes/kinds');
 const { viewTypes, bytesPerElement } = require('../wire/tags');
-const { decodePart } = require('../recipes/bytes');
+const { decodePart, tableKinds } = require('../recipes/bytes');
 const { estimatedBytes } = require('../recipes/weight');
 const { screen } = require('../recipes/crash-shapes');
 const {
@@ -205,6 +205,14 @@ const heavy = fc.oneof(
   })),
 );
 
+// The kinds drawn by arbitraries of this file. Any other kind of the table
+// is drawn from the grammar part its definition carries (recipes/kinds/),
+// so that a kind added there is drawn here too.
+const drawnHere = new Set(['undefined', 'null', 'bool', 'number', 'bigint', 'string', 'symbol', 'function', 'global',
+  'ref', 'hole', 'object', 'array', 'map', 'set', 'error', 'shapes', 'date', 'regexp', 'boxed', 'arraybuffer', 'view',
+  'port', 'host', 'env', 'storage', 'nest', 'range']);
+const fromTable = tableKinds.filter((k) => !drawnHere.has(k)).map((k) => part(k, 16));
+
 const ordinaryLeaf = fc.oneof(
   { weight: 6, arbitrary: primitive },
   { weight: 6, arbitrary: tamperedView },
@@ -218,6 +226,7 @@ const ordinaryLeaf = fc.oneof(
   { weight: 1, arbitrary: regexp },
   { weight: 1, arbitrary: boxed },
   { weight: 1, arbitrary: fc.constantFrom({ k: 'symbol' }, { k: 'function' }) },
+  ...fromTable.length ? [{ weight: 1, arbitrary: fc.oneof(...fromTable) }] : [],
 );
 
 // About one recipe in 80 holds a heavy value, each of the eleven kinds of

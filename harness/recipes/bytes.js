@@ -5,7 +5,7 @@
 // are made from recipes, so fuzzing starts from depth). Missing bytes read
 // as zero, so every prefix of an input is an input too.
 
-const { errorTypes, stringShapes, nestings } = require('./kinds');
+const { kinds: table, errorTypes, stringShapes, nestings } = require('./kinds');
 const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { hostTypes } = require('./hosts');
 const {
@@ -397,8 +397,16 @@ const kinds = {
   shapes,
 };
 
+// What a kind's own grammar part (its definition's `draw`) may use.
+const grammar = { node, list, text, hexBytes, primitive, hostProps, withSteps, viewSteps, objectSteps, portSteps };
+// The kinds of the table drawn by the part their definition carries: appended,
+// so that seeds written before them decode as they did. A kind drawing
+// children is drawn deep down too: its part bounds its own depth.
+const tableKinds = Object.keys(table).filter((k) => typeof table[k].draw === 'function' && !Object.hasOwn(kinds, k));
+for (const k of tableKinds) kinds[k] = (ch, r, depth) => table[k].draw(ch, r, depth, grammar);
+
 // Host objects come in five types: met as often as the other kinds each.
-const weighted = [...Object.keys(kinds), 'host', 'host'];
+const weighted = [...Object.keys(kinds).filter((k) => !tableKinds.includes(k)), 'host', 'host', ...tableKinds];
 const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
 const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
 
@@ -428,7 +436,8 @@ function encodeRecipe(recipe) {
 
 // Grammar parts that other generators (the fast-check arbitraries) draw from
 // bytes, so that both engines reach the same classes the same way.
-const parts = { host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
+const parts = { ...Object.fromEntries(tableKinds.map((k) => [k, kinds[k]])),
+  host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
   interceptor: (ch, r) => kinds[ch.pick(['env', 'storage'], r?.k)](ch, r),
   world: (ch, s) => worldStep(ch, s),
   effectGetter: objectSteps['effect-getter'], hostEffectGetter: portSteps['effect-getter'] };
@@ -437,4 +446,4 @@ function decodePart(name, bytes) {
   return parts[name](new Decoder(bytes), undefined, 0);
 }
 
-module.exports = { decodeRecipe, encodeRecipe, decodePart };
+module.exports = { decodeRecipe, encodeRecipe, decodePart, tableKinds };

@@ -46,6 +46,11 @@ const corners = [
   { k: 'function', tamper: [{ op: 'set', key: 'x', value: num(1) }] },
   { k: 'view', type: 'Float16Array', bytes: '0000', subclass: true, lengthTracking: true,
     buffer: { k: 'arraybuffer', bytes: '00000000', maxByteLength: 8 } },
+  // Views of resizable and growable buffers: out of bounds after a shrink, tracking a growth.
+  { k: 'resizable', type: 'DataView', bytes: '0102030405060708', maxByteLength: 16, offset: 2, length: 4, to: 3 },
+  { k: 'resizable', type: 'Uint16Array', bytes: '01020304', maxByteLength: 8, to: 7, id: 2,
+    tamper: [{ op: 'set', key: 'self', value: { k: 'ref', to: 2 } }] },
+  { k: 'resizable', type: 'Buffer', bytes: '0102', shared: true, maxByteLength: 6, offset: 1, to: 6 },
 ];
 
 // One line per recipe of what the fixture saw, built one way in a fresh node under test.

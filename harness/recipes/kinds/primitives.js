@@ -1,8 +1,9 @@
 'use strict';
 // Leaves: primitives, boxed primitives, dates, regexps, globals, references.
-// Each kind: check(node, path) -> what print and plan use; print(node, path,
-// gen, checked) -> an expression of the printed code; plan(node, path, plan,
-// checked) -> a closure (c) => the same value.
+// Each kind (docs/recipes.md): check(node, path) -> what print and plan use;
+// print(node, path, gen, checked) -> an expression of the printed code;
+// plan(node, path, plan, checked) -> a closure (c) => the same value; and a
+// kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
 const { RecipeError } = require('../errors');
 const { lit, check, count, oneOf, number, globalName } = require('../checks');
 const { constant, internalized, sloppyFunction, globalOf, helper } = require('../runtime');
@@ -53,12 +54,15 @@ const kinds = {
       return () => make(text());
     },
   },
+  // Values no codec can write: a codec that meets one inside a value throws
+  // part way through writing it.
   symbol: {
+    draw: () => ({ k: 'symbol' }),
     check: (r) => String(r.description ?? ''),
     print: (r, path, gen, description) => `Symbol(${lit(description)})`,
     plan: (r, path, p, description) => () => Symbol(description),
   },
-  function: { print: () => '(function f() {})', plan: () => sloppyFunction },
+  function: { draw: () => ({ k: 'function' }), print: () => '(function f() {})', plan: () => sloppyFunction },
   global: {
     check: (r, path) => globalName(r.name, path),
     print: (r, path, gen, name) => name,
