@@ -1,11 +1,10 @@
 'use strict';
-// The kind table: every recipe kind, defined in one place in kinds/ (a module
-// there exports `kinds`, each entry with its check, print and plan), and
-// what the generators and the oracle need to know of them. A module added
-// to kinds/ adds its kinds: codegen.js prints them, interpret.js plans them,
-// and the byte grammar draws those that carry a `draw` part (bytes.js).
-const fs = require('node:fs');
-const path = require('node:path');
+// The kind table: every recipe kind, defined in one place in kinds/ (a
+// module there exports `kinds`, each entry with its check, print and plan;
+// docs/recipes.md), and what the generators and the oracle need to know of
+// them. A kind added to a module of kinds/ is printed (codegen.js), planned
+// (interpret.js) and, with a `draw` part, drawn by the byte grammar and the
+// arbitraries (bytes.js).
 const { RecipeError } = require('./errors');
 const { errorTypes } = require('./checks');
 const { stringShapes } = require('./kinds/primitives');
@@ -13,11 +12,18 @@ const { nestings } = require('./kinds/heavy');
 const { interceptorHosts } = require('./kinds/host-objects');
 const { worldSteps } = require('./tampering');
 
-// In file name order, so that the table's order does not depend on the file system.
-const folder = path.join(__dirname, 'kinds');
+// Required by name, not by listing the folder: a repro script bundles the
+// modules the harness requires (base/bundle.js), and only literal requires.
+const modules = {
+  'primitives.js': require('./kinds/primitives'),
+  'containers.js': require('./kinds/containers'),
+  'buffers.js': require('./kinds/buffers'),
+  'host-objects.js': require('./kinds/host-objects'),
+  'heavy.js': require('./kinds/heavy'),
+};
 const kinds = {};
-for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.js')).sort()) {
-  for (const [name, kind] of Object.entries(require(path.join(folder, file)).kinds)) {
+for (const [file, module] of Object.entries(modules)) {
+  for (const [name, kind] of Object.entries(module.kinds)) {
     if (Object.hasOwn(kinds, name)) throw new Error(`recipe kind ${name} is defined twice (kinds/${file})`);
     kinds[name] = { ...kind, file };
   }

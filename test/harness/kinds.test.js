@@ -4,6 +4,8 @@
 // reaches every kind, and whatever either draws, the table accepts and
 // builds, both ways.
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const fc = require('fast-check');
 const { kinds } = require('../../harness/recipes/kinds');
 const { steps } = require('../../harness/recipes/tampering');
@@ -13,6 +15,7 @@ const { planRecipe, planWorld, Unplanned } = require('../../harness/recipes/inte
 const { recipeNodes } = require('../../harness/recipes/nodes');
 const { RecipeError } = require('../../harness/recipes/errors');
 const { recipe, valueRecipe } = require('../../harness/arbitraries/recipes');
+const { bundle } = require('../../harness/base/bundle');
 
 const seed = Number(process.env.IPCFUZZ_SEED ?? 20261201);
 
@@ -60,6 +63,18 @@ describe('kind table', function () {
     for (const [op, step] of Object.entries(steps)) {
       assert.deepEqual([typeof step.print, typeof step.plan], ['function', 'function'], op);
     }
+  });
+
+  it('holds every module of kinds/, and a repro script bundles them all', function () {
+    const folder = path.join(__dirname, '..', '..', 'harness', 'recipes', 'kinds');
+    const files = new Set(Object.values(kinds).map((kind) => kind.file));
+    for (const file of fs.readdirSync(folder)) {
+      assert.ok(files.has(file), `harness/recipes/kinds/${file} defines no kind of the table: require it in kinds.js`);
+    }
+    // A bundle holds only what is required by name: it builds each kind as the harness does.
+    const harness = new Function('require', `${bundle(['recipes/codegen.js'])}\nreturn harness;`)(require);
+    const { compileRecipe: bundled } = harness('recipes/codegen.js');
+    for (const r of drawn.slice(0, 200)) assert.equal(bundled(r), compileRecipe(r));
   });
 
   it('is reached, every kind of it, by the byte grammar', function () {
