@@ -3,7 +3,7 @@
 // (the node binary under test), where Jazzer.js instruments the reference,
 // so coverage follows the tags and views it decodes; an adapter file, and the
 // native side of an input shaped like a known native crash, run in a worker
-// process driven synchronously (harness/run/sync-session.js), so their crashes
+// process driven synchronously (a blocking harness/run/session.js), so their crashes
 // and hangs are findings and fuzzing goes on. A crash the screen did not
 // foresee ends this process: the engine (engine.js) replays libFuzzer's saved
 // input in a worker, records it, and starts the target again. A difference
@@ -19,7 +19,7 @@ const { headline } = require('./crash-line');
 const inputs = require('./inputs');
 const { FindingStore, FindingRecorder } = require('../../harness/findings/recorder');
 const { probe } = require('../../harness/codecs/probe');
-const { SyncSession } = require('../../harness/run/sync-session');
+const { Session } = require('../../harness/run/session');
 const { orphanCheck } = require('../../harness/base/process-groups');
 const { runEventLoopOnce } = require('../../harness/run/fork-server');
 const { Trace } = require('../../harness/observe/trace');
@@ -63,8 +63,8 @@ let inputsSinceLoop = 0;
 
 // The run's coverage folder (the fuzz command's, or the bench's): counted here and in the workers.
 const observers = env.IPCFUZZ_COVERAGE_DIR ? [coverage.observe({ dir: env.IPCFUZZ_COVERAGE_DIR })] : [];
-const session = new SyncSession({
-  sides, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
+const session = new Session({
+  sides, blocking: true, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
   // Off only in the tests, to show what an input the screen misses does.
   useScreen: env.IPCFUZZ_SCREEN !== 'off', observers,
 });
@@ -99,7 +99,7 @@ function traceInput(type, input) {
 // A reduction's candidates run in workers: one may crash a codec where the input did not.
 const recorder = new FindingRecorder({
   known, store, sides, skipSaved: true, reduction: { ms: kReduceMs },
-  check: (type, input) => session.check(type, input, true),
+  check: (type, input) => session.check(type, input, { isolate: true }),
   confirm: (type, input, d) => session.confirm(type, input, d),
 });
 
@@ -139,11 +139,11 @@ function fuzzOne(target, data) {
     return;
   }
   const input = toInput(data);
-  if (skipScreened && session.screened(input)) {
+  if (skipScreened && session.screened(input, type)) {
     traceInput(type, input);
     return;
   }
-  const first = session.check(type, input, crashed(data));
+  const first = session.check(type, input, { isolate: crashed(data) });
   traceInput(type, input);
   const { fresh, seenAgain } = recorder.sort(first);
   for (const difference of seenAgain) {

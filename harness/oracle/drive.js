@@ -29,4 +29,7 @@ async function driveAsync(steps, answer, answered) {
   return step.value;
 }
 
-module.exports = { drive, isPromise };
+// f(x), or a promise of it once x settles, when x is a promise.
+const when = (x, f) => (isPromise(x) ? x.then(f) : f(x));
+
+module.exports = { drive, isPromise, when };

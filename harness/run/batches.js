@@ -20,10 +20,10 @@
 
 const os = require('node:os');
 const { WorkerProcess } = require('./worker-process');
-const { screen, mayCrash } = require('../recipes/crash-shapes');
+const { sameProcess } = require('./placement');
 const { builtinCodecs } = require('../codecs');
-const { onRecipes, serializedRecipe, mapRecipes } = require('../oracle/recipe-checks');
-const { changesSharedState, spoilsProcess, stepsMark } = require('../recipes/steps');
+const { onRecipes, mapRecipes } = require('../oracle/recipe-checks');
+const { stepsMark } = require('../recipes/steps');
 const { satisfies } = require('../base/node-support');
 
 // Per-operation checks in flight: their operations for one worker go together
@@ -46,28 +46,8 @@ const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
 // cores the other workers share. Baseline code (Sparkplug) reads through
 // inline caches and stays. A node without the flag (before 20) starts as it is.
 const apartFlags = (info) => (satisfies(info.node, '>=20.0.0') ? ['--max-opt=1'] : []);
-// The checks whose recipes only side a serializes.
-const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
-
 // Batch requests a worker is sent at a time: one running, one waiting in its pipe.
 const kSentPerWorker = 2;
-
-// Whether the checks of these sides can run whole in one process.
-function sameProcess(sides) {
-  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
-}
-
-// The known crash shape of an input, when a codec that may have the crash is
-// to serialize its recipes; null when it can run in the batch.
-function crashShape(type, input, sides) {
-  const serializers = serializedOnA.has(type) ? [sides.a] : [sides.a, sides.b];
-  if (!serializers.some((side) => mayCrash(side.codec))) return null;
-  for (const item of input.items ?? [input]) {
-    const shape = screen(item);
-    if (shape) return shape;
-  }
-  return null;
-}
 
 // A promise with its resolve and reject; its rejection is for whoever awaits
 // it: an input whose result is no longer wanted may be dropped.
@@ -94,11 +74,10 @@ function pooled(tasks, width, cancelled) {
 }
 
 class Batches {
-  // session: a Session; inProcess: false keeps every check on the per-operation path;
-  // screen(type, input, sides): the crash shape that keeps an input out of the batch, or null.
-  constructor(session, { inProcess = true, screen = crashShape, skipScreened = false } = {}) {
+  // session: a Session, whose placement (placement.js) says which inputs go
+  // in a batch; inProcess: false keeps every check on the per-operation path.
+  constructor(session, { inProcess = true } = {}) {
     this.session = session;
-    this.screen = screen;
     this.inProcess = inProcess && sameProcess(session.sides);
     // An adapter file runs one check at a time, as before: with several in
     // flight, its time to find a mutant's difference measured longer.
@@ -110,7 +89,6 @@ class Batches {
     this.checked = 0;    // inputs checked whole in a batch
     this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
     this.paused = false;
-    this.skipScreened = skipScreened;  // see Session
     // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
     this.onChecked = null;
   }
@@ -124,36 +102,26 @@ class Batches {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
-    const perOp = (i, judge = false) => () => this.session.check(type, inputs[i], { judge }).then((result) => {
+    const perOp = (i, isolated = null) => () => this.session.check(type, inputs[i], { isolated }).then((result) => {
       slots[i].resolve(result);
       return result;
     }, slots[i].reject);
-    const all = inputs.map((_, i) => i);
-    if (!this.inProcess) {
-      pooled(all.map(perOp), this.width, isCancelled);
-    } else {
-      const batched = [];
-      const apart = [];
-      const screened = [];
-      const spoiling = [];
-      for (const i of all) {
-        // Its steps decide its worker (recipes/steps.js).
-        const recipe = serializedRecipe(type, inputs[i]);
-        if (this.screen(type, inputs[i], this.session.sides)) screened.push(i);
-        // One that would leave a worker slower for good goes where the screened inputs' crashes renew it.
-        else if (spoilsProcess(recipe)) spoiling.push(i);
-        else (changesSharedState(recipe) ? apart : batched).push(i);
-      }
-      if (this.skipScreened) for (const i of screened) slots[i].resolve(undefined);
-      const judged = this.skipScreened ? [] : screened;
-      pooled([...judged.map((i) => perOp(i, true)), ...spoiling.map((i) => perOp(i))], this.width, isCancelled);
-      const sharing = apart.length > 0;
-      for (const [indices, isApart] of [[batched, false], [apart, true]]) {
-        if (!indices.length) continue;
-        this.#batch({ type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing },
-          indices)
-          .catch((err) => { for (const i of indices) slots[i].reject(err); });
-      }
+    const placed = { 'batch': [], 'batch apart': [], 'requests': [] };
+    const isolated = [];
+    for (const [i, input] of inputs.entries()) {
+      const { where, isolated: away } = this.session.placement(type, input);
+      if (where === 'left out') slots[i].resolve(undefined);
+      else placed[where].push(i);
+      isolated[i] = away;
+    }
+    // The screened inputs first, as they were drawn.
+    const byRequests = placed.requests.filter((i) => isolated[i]).concat(placed.requests.filter((i) => !isolated[i]));
+    pooled(byRequests.map((i) => perOp(i, isolated[i])), this.width, isCancelled);
+    const sharing = placed['batch apart'].length > 0;
+    for (const [indices, isApart] of [[placed.batch, false], [placed['batch apart'], true]]) {
+      if (!indices.length) continue;
+      const batch = { type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing };
+      this.#batch(batch, indices).catch((err) => { for (const i of indices) slots[i].reject(err); });
     }
     return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
   }
@@ -282,4 +250,4 @@ class Batches {
   }
 }
 
-module.exports = { Batches, crashShape, sameProcess };
+module.exports = { Batches };

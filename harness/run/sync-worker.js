@@ -250,15 +250,16 @@ class SyncWorker {
   }
 
   // Starts a worker booting, if none is, without waiting for it; returns this.
-  start() {
+  boot() {
     this.current ??= this.spares.shift() ?? this.#spawn();
     return this;
   }
 
   // onPart(part): told of each part of the answer (a `checks` request's), in order.
   request(message, { onPart } = {}) {
+    this.closed = false;
     this.stats.requests++;
-    this.start();
+    this.boot();
     this.current.stderrFrom ??= sizeOf(this.current.stderr);
     const deadline = Date.now() + this.timeoutMs;
     const id = this.nextId++;
@@ -401,6 +402,7 @@ class SyncWorker {
   }
 
   close() {
+    this.closed = true;  // until its next request
     for (const worker of [this.current, ...this.spares, this.zygote]) if (worker) this.#stop(worker);
     this.current = null;
     this.spares = [];

@@ -45,9 +45,9 @@ describe('synchronous session', function () {
 
   it('runs an adapter file in a worker, whatever its binary', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
       const node = process.execPath;
-      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('hang.js'))}, node } },
+      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('hang.js'))}, node } },
         timeoutMs: 1000 });
       const r = s.check('value', { recipe: { k: 'number', v: 1 } });
       process.stdout.write(JSON.stringify({ kinds: [r.outcomes.serialize.a.kind, r.outcomes.serialize.b.kind],
@@ -62,9 +62,9 @@ describe('synchronous session', function () {
   it('tells of each input checked in-process, given its result again too, and whether it was screened',
     async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
       const node = process.execPath;
-      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       const told = [];
       s.onChecked = (type, input, screened) => told.push([type, input, screened]);
       const plain = { recipe: { k: 'number', v: 1 } };
@@ -74,7 +74,7 @@ describe('synchronous session', function () {
       const crashed = { recipe: { k: 'number', v: 2 } };
       for (const input of [plain, again, screened, screened]) s.check('value', input);
       // One that ended an earlier process runs every request of it in a worker.
-      s.check('value', crashed, true);
+      s.check('value', crashed, { isolate: true });
       const which = (input) => [plain, again, screened, crashed].indexOf(input);
       process.stdout.write(JSON.stringify({ told: told.map(([type, input, screened]) => [type, which(input), screened]),
         workers: s.workers.size }));
@@ -88,9 +88,9 @@ describe('synchronous session', function () {
 
   it('serializes here a screened input the crash judge finds clear of the known crash', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
       const node = process.execPath;
-      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       // The screen sees an index key on a host object; a step takes it away before the codec comes.
       const port = (key) => ({ k: 'port', props: [[key, { k: 'number', v: 1 }]], tamper: [{ op: 'delete', key: '0' }] });
       const clear = s.checkInFull('value', { recipe: port('0') });
@@ -110,9 +110,9 @@ describe('synchronous session', function () {
   // libFuzzer's mutations of a crashing input often leave its recipe as it was.
   it('gives a request that crashed its worker the same crash again, without another worker', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
       const node = process.execPath;
-      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('abort.js'))}, node } },
+      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('abort.js'))}, node } },
         timeoutMs: 10000 });
       // In full: a check given again (checked-before.js) would not run the request.
       const b = (v) => s.checkInFull('value', { recipe: { k: 'number', v } }).outcomes.serialize.b;
@@ -128,10 +128,10 @@ describe('synchronous session', function () {
   it('checks an input that changes a built-in prototype in a worker of its own, isolated if it crashes there',
     async function () {
       const script = `
-        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+        const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
         const node = process.execPath;
         // No screen: the input shaped like the known native crash is not foreseen.
-        const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } },
+        const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } },
           timeoutMs: 10000, useScreen: false });
         const told = [];
         s.onChecked = (type, input) => told.push(input.recipe.props[0][0]);
@@ -161,9 +161,9 @@ describe('synchronous session', function () {
 
   it('checks an input that gives Object.prototype an element in the worker of the screened inputs', async function () {
     const script = `
-      const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
       const node = process.execPath;
-      const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
       const setter = (key) => ({ recipe: { k: 'array', items: [{ k: 'number', v: 1 }], length: 3,
         tamper: [{ op: 'inherited-setter', key, throws: 'setter called' }] } });
       const results = [setter('1'), setter('x')].map((input) => s.check('value', input).differences.length);
@@ -180,9 +180,9 @@ describe('synchronous session', function () {
   it('builds a screened input that changes a built-in prototype only in its worker, and judges its crash there',
     async function () {
       const script = `
-        const { SyncSession } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'sync-session'))});
+        const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
         const node = process.execPath;
-        const s = new SyncSession({ sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+        const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
         const sent = [];
         const worker = s.worker(node);
         const request = worker.request.bind(worker);
