@@ -11,8 +11,7 @@
 // global tampering steps around one codec call.
 
 const { RecipeError } = require('./errors');
-const { kindOf, tamperOf } = require('./kinds');
-const { applyStep } = require('./tampering');
+const { emitNode } = require('./kinds');
 const { helpers } = require('./helpers');
 const { receivingWorld } = require('./steps');
 
@@ -92,17 +91,8 @@ class Generator {
     this.lines.unshift(`const { ${name} } = require('${from}');`);
   }
 
-  // A node's expression: its kind's check, then its print (kinds/).
-  emit(recipe, path) {
-    const kind = kindOf(recipe, path);
-    const checked = kind.check?.(recipe, path);
-    let name = kind.print(recipe, path, this, checked);
-    // Containers bind themselves before their children, so children can refer back.
-    if (!kind.binds && (recipe.id !== undefined || recipe.tamper)) name = this.bind(recipe, path, name);
-    const tamper = tamperOf(recipe, path);
-    if (tamper) for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], name, `${path}.tamper[${i}]`, this, 'print');
-    return name;
-  }
+  // A node's expression (kinds.js emitNode).
+  emit(recipe, path) { return emitNode(this, recipe, path, 'print'); }
 
   bind(recipe, path, expr) {
     const name = this.declare(expr);

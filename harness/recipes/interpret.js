@@ -14,8 +14,7 @@
 
 const { RecipeError } = require('./errors');
 const { nameNode, teardownOf } = require('./codegen');
-const { kindOf, tamperOf } = require('./kinds');
-const { applyStep } = require('./tampering');
+const { emitNode } = require('./kinds');
 const { Unplanned, run } = require('./runtime');
 const { receivingWorld } = require('./steps');
 
@@ -41,16 +40,8 @@ class Planner {
   side = 'send';       // the side of the check whose steps are planned
   pool = false;        // a pool step: Buffer's pool is watched
 
-  // A node's closure: its kind's check, then its plan (kinds/).
-  emit(recipe, path) {
-    const kind = kindOf(recipe, path);
-    const checked = kind.check?.(recipe, path);
-    let expr = kind.plan(recipe, path, this, checked);
-    if (!kind.binds && (recipe.id !== undefined || recipe.tamper)) expr = this.bind(recipe, path, expr);
-    const tamper = tamperOf(recipe, path);
-    if (tamper) for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], expr, `${path}.tamper[${i}]`, this, 'plan');
-    return expr;
-  }
+  // A node's closure (kinds.js emitNode).
+  emit(recipe, path) { return emitNode(this, recipe, path, 'plan'); }
 
   bind(recipe, path, expr) {
     const slot = this.declare(expr);

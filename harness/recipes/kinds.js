@@ -10,7 +10,7 @@ const { errorTypes } = require('./checks');
 const { stringShapes } = require('./kinds/primitives');
 const { nestings } = require('./kinds/heavy');
 const { interceptorHosts } = require('./kinds/host-objects');
-const { worldSteps } = require('./tampering');
+const { worldSteps, applyStep } = require('./tampering');
 
 // Required by name, not by listing the folder: a repro script bundles the
 // modules the harness requires (base/bundle.js), and only literal requires.
@@ -39,12 +39,20 @@ function kindOf(recipe, path) {
   return kind;
 }
 
-// A node's tampering steps, checked.
-function tamperOf(recipe, path) {
+// One node, printed (`how` 'print', by codegen.js's generator) or planned
+// ('plan', by interpret.js's planner): its kind's check, then its print or
+// plan, then its tampering steps on what it made. A kind that does not bind
+// itself is bound when steps or refs need a name for it.
+function emitNode(b, recipe, path, how) {
+  const kind = kindOf(recipe, path);
+  let made = kind[how](recipe, path, b, kind.check?.(recipe, path));
+  if (!kind.binds && (recipe.id !== undefined || recipe.tamper)) made = b.bind(recipe, path, made);
   if (recipe.tamper !== undefined && !Array.isArray(recipe.tamper)) {
     throw new RecipeError(path, '"tamper" must be an array of steps');
   }
-  return recipe.tamper;
+  const tamper = recipe.tamper ?? [];
+  for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], made, `${path}.tamper[${i}]`, b, how);
+  return made;
 }
 
-module.exports = { kinds, kindOf, tamperOf, errorTypes, stringShapes, nestings, interceptorHosts, worldSteps };
+module.exports = { kinds, emitNode, errorTypes, stringShapes, nestings, interceptorHosts, worldSteps };
