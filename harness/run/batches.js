@@ -19,7 +19,6 @@
 // at once for a side in another binary, one at a time for an adapter file.
 
 const os = require('node:os');
-const { WorkerProcess } = require('./worker-process');
 const { sameProcess } = require('./placement');
 const { builtinCodecs } = require('../codecs');
 const { onRecipes, mapRecipes } = require('../oracle/recipe-checks');
@@ -226,7 +225,7 @@ class Batches {
     if (idle) return idle;
     if (own.length < limit) {
       const { node, info } = this.session.sides.a;
-      const worker = new WorkerProcess(node, this.session.workerOptions(apart ? apartFlags(info) : []));
+      const worker = this.session.startWorker(node, this.session.workerOptions(apart ? apartFlags(info) : []));
       if (this.session.closed) worker.close();
       this.workers.push(worker);
       if (apart) this.apart.add(worker);

@@ -78,6 +78,17 @@ function sameBinary(nodePath) {
   }
 }
 
+// The drivers that carry a session's requests to a worker process of a
+// binary, by way of waiting; an async worker's processes that take over after
+// a crash are forks of a warm process of it (fork-server.js) where the fork
+// server is built, and a blocking one starts its own through its spawner.
+const drivers = {
+  async: (nodePath, { forkServer = false, ...options }) => new WorkerProcess(nodePath, {
+    ...options, forkServer: forkServer && forkServerBuilt() ? new ForkServer(nodePath, options) : null,
+  }),
+  blocking: (nodePath, { forkServer, ...options }) => new SyncWorker(nodePath, options),
+};
+
 // Requests remembered with the outcome that took a worker down.
 const kLostRequests = 4096;
 const keyOf = (message) => createHash('sha1').update(JSON.stringify(message)).digest('base64');
@@ -97,11 +108,14 @@ class Session {
   // skipScreened: leaves out the screened inputs of a batch (the bench, to
   // measure what they cost): their results are undefined;
   // onLoss(kind): a worker crashed or hung, the known crash was judged without
-  // one, or a worker disagreed with such a judgment (crash-judge.js).
+  // one, or a worker disagreed with such a judgment (crash-judge.js);
+  // startWorker(nodePath, options): a worker of that binary, with request(),
+  // boot(), close() and stats (drivers, above; a fake one in the unit tests).
   constructor({ a, b, sides = resolveSides({ a, b }), blocking = false, timeoutMs = 10_000, inProcess = true,
     screen = crashShape, useScreen = true, gather = true, observers = [], workerFlags = [], skipScreened = false,
-    onLoss = () => {} }) {
-    Object.assign(this, { sides, blocking, timeoutMs, screen, gather, observers, workerFlags, skipScreened, onLoss });
+    onLoss = () => {}, startWorker = drivers[blocking ? 'blocking' : 'async'] }) {
+    Object.assign(this, { sides, blocking, timeoutMs, screen, gather, observers, workerFlags, skipScreened, onLoss,
+      startWorker });
     this.codecs = { a: sides.a.codec, b: sides.b.codec };
     this.local = {};
     for (const name of ['a', 'b']) {
@@ -129,19 +143,11 @@ class Session {
     this.onChecked = null;
   }
 
-  // After a crash, an async worker of a binary takes over with a fork of a
-  // warm process of it (fork-server.js) where the fork server is built; a
-  // blocking one starts its fork server through its spawner (sync-worker.js).
+  // The worker of a binary for the requests of checks.
   worker(nodePath) {
     if (!this.workers.has(nodePath)) {
-      let worker;
-      if (this.blocking) {
-        worker = new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, observers: this.observers });
-      } else {
-        const forkServer = forkServerBuilt() ? new ForkServer(nodePath, { observers: this.observers }) : null;
-        worker = new WorkerProcess(nodePath, { ...this.workerOptions(), gather: this.gather, forkServer });
-        if (this.closed) worker.close();
-      }
+      const worker = this.startWorker(nodePath, { ...this.workerOptions(), gather: this.gather, forkServer: true });
+      if (this.closed && !this.blocking) worker.close();
       this.workers.set(nodePath, worker);
     }
     return this.workers.get(nodePath);
@@ -152,7 +158,7 @@ class Session {
     this.observers.push(observer);
   }
 
-  // What every async worker of this session is started with; batches.js adds its own flags.
+  // What every worker of this session is started with; batches.js adds its own flags.
   workerOptions(flags = []) {
     return { timeoutMs: this.timeoutMs, observers: this.observers, flags: [...flags, ...this.workerFlags] };
   }
@@ -264,7 +270,7 @@ class Session {
     const key = keyOf({ ...request, full: undefined });
     if (this.lost.has(key)) return undefined;
     const worker = where === 'screened worker' ? this.worker(this.sides.b.node) :
-      (this.apart ??= new SyncWorker(process.execPath, { timeoutMs: this.timeoutMs, observers: this.observers }));
+      (this.apart ??= this.startWorker(process.execPath, this.workerOptions()));
     let result;
     const outcome = this.#noteLoss(key, worker.request(request, {
       // 0: checked, no difference; null: nothing to check.
@@ -300,8 +306,7 @@ class Session {
 
   #freshWorker(nodePath) {
     for (const w of this.freshWorkers) if (w.closed) this.freshWorkers.delete(w);
-    const worker = this.blocking ? new SyncWorker(nodePath, { timeoutMs: this.timeoutMs, fresh: true }) :
-      new WorkerProcess(nodePath, { ...this.workerOptions(), fresh: true });
+    const worker = this.startWorker(nodePath, { ...this.workerOptions(), fresh: true });
     if (this.closed) worker.close();
     this.freshWorkers.add(worker);
     return worker;
