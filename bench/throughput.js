@@ -55,7 +55,7 @@ const goals = {
 function processClass(cmdline, parent) {
   if (cmdline.includes('bench/engine-run.js')) return 'harness';
   if (cmdline.includes('fuzzers/jazzer/launch.js')) return 'jazzer';
-  if (cmdline.includes('harness/run/worker.js') && parent) return `${parent} worker`;
+  if (cmdline.includes('harness/run/worker-main.js') && parent) return `${parent} worker`;
   return null;
 }
 

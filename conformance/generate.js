@@ -10,7 +10,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/run/worker-process');
+const { AsyncWorker } = require('../harness/run/async-driver');
 const { resolveNode } = require('../harness/base/binaries');
 const { loadVectors } = require('./vectors');
 const { runVector } = require('./outcomes');
@@ -32,7 +32,7 @@ async function channelExpectation(request, vector, sentinelFrame) {
 
 // Map of vector id -> expectation, from the reference codec in `nodePath`.
 async function referenceExpectations(vectors, { nodePath = resolveNode(), timeoutMs = 30_000 } = {}) {
-  const worker = new WorkerProcess(nodePath, { timeoutMs });
+  const worker = new AsyncWorker(nodePath, { timeoutMs });
   const request = (r) => worker.request({ ...r, codec: referenceCodec });
   try {
     const sentinel = await request({ op: 'serialize', input: { recipe: { k: 'string', v: SENTINEL } } });

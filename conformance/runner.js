@@ -12,7 +12,7 @@
 
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../harness/run/worker-process');
+const { AsyncWorker } = require('../harness/run/async-driver');
 const { resolveNode, probeNode } = require('../harness/base/binaries');
 const { resolveRuntime, probeRuntime } = require('../harness/base/runtimes');
 const { buildInput } = require('../harness/recipes/build');
@@ -108,7 +108,7 @@ function loadCases({ only } = {}) {
 const workers = new Set();
 
 async function runCodecColumn(column, vectors, { known, timeoutMs }) {
-  const worker = new WorkerProcess(column.binary.path, { timeoutMs });
+  const worker = new AsyncWorker(column.binary.path, { timeoutMs });
   workers.add(worker);
   const request = (r) => worker.request({ ...r, codec: column.codec });
   try {

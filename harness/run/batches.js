@@ -26,7 +26,7 @@ const { stepsMark } = require('../recipes/steps');
 const { satisfies } = require('../base/node-support');
 
 // Per-operation checks in flight: their operations for one worker go together
-// (worker-process.js), a turn of fast-check's inputs at a time.
+// (async-driver.js), a turn of fast-check's inputs at a time.
 const kInFlight = 64;
 const kSettleMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so

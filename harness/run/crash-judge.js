@@ -190,7 +190,7 @@ class KnownCrash {
   // reached() (judgeKnownCrash of the codec under test is 'crash') says it
   // reaches the crash and a worker has shown it; else run(), its outcome in a
   // worker. reached() and run() give values, or promises (a judgment made in a
-  // worker of the codec's binary, the `judge` request of worker.js), and so does this.
+  // worker of the codec's binary, the `judge` request of worker-main.js), and so does this.
   serialize(reached, run) {
     return drive(this.#serialize(reached, run));
   }

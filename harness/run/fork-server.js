@@ -1,13 +1,13 @@
 'use strict';
-// The fork server (harness/run/forkserver, zygote.js) as the harness's workers
+// The fork server (harness/run/forkserver, fork-server-main.js) as the harness's workers
 // use it. Where it is built, a node of it loads and warms up what a worker
 // runs, then forks a worker for each `requests<TAB>answers` line it reads:
 // the worker reads its requests from the first FIFO and answers on the
 // second, whose last line, written by the fork's monitor, says how it ended
 // (forkserver.c). A fork costs about a millisecond of the fork server's time
 // where a node start costs 60 to 70 ms of CPU (node, the harness's modules,
-// the warm-up). sync-worker.js starts its fork server through its spawner;
-// worker-process.js gets its forks from a ForkServer (below), which looks
+// the warm-up). blocking-driver.js starts its fork server through its spawner;
+// async-driver.js gets its forks from a ForkServer (below), which looks
 // to it like a ChildProcess.
 
 const fs = require('node:fs');
@@ -22,7 +22,7 @@ const { EnvironmentError } = require('../base/errors');
 const { onJsonLines, lineSplitter } = require('../base/json-lines');
 const { observersArgs } = require('./protocol');
 
-const zygoteMain = path.join(__dirname, 'zygote.js');
+const forkServerMain = path.join(__dirname, 'fork-server-main.js');
 const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserver.node');
 // How long a fork server may take to start and warm up.
 const kStartMs = 5000;
@@ -93,7 +93,7 @@ function runEventLoopOnce() {
   loadedLibrary()?.runEventLoopOnce?.();
 }
 
-// A worker forked by a ForkServer, as worker-process.js uses a ChildProcess:
+// A worker forked by a ForkServer, as async-driver.js uses a ChildProcess:
 // stdin, stdio[3] (its answers), stderr (the fork server's, which its forks
 // share: from its first request on, as a spare does not write), pid,
 // exitCode and signalCode, kill(), 'exit' then 'close'. A fork that never
@@ -135,7 +135,7 @@ class ForkedWorker extends EventEmitter {
     this.fromWorker.on('data', lineSplitter((line) => this.#line(line)));
   }
 
-  // The worker answers `{"id":...}` lines; its pid and its end come from zygote.js and the monitor.
+  // The worker answers `{"id":...}` lines; its pid and its end come from fork-server-main.js and the monitor.
   #line(line) {
     if (line.startsWith('{"pid":')) {
       this.pid = JSON.parse(line).pid;
@@ -191,7 +191,7 @@ class ForkedWorker extends EventEmitter {
   }
 }
 
-// A fork server of one node binary for a worker-process.js, started at the
+// A fork server of one node binary for a async-driver.js, started at the
 // first fork asked of it. Until it is ready, and once it has ended, fork()
 // gives null and the caller starts a node. It is ready once its first fork
 // has run a worker's life (see #probe); where that fails, `off` says why,
@@ -239,7 +239,7 @@ class ForkServer {
   #start() {
     this.state = 'starting';
     const preload = [forkServerLibrary, process.env.LD_PRELOAD].filter(Boolean).join(':');
-    const child = spawn(this.nodePath, ['--single-threaded', '--expose-internals', '--no-warnings', zygoteMain,
+    const child = spawn(this.nodePath, ['--single-threaded', '--expose-internals', '--no-warnings', forkServerMain,
       forkServerLibrary, ...observersArgs(this.observers)],
     { env: { ...process.env, LD_PRELOAD: preload }, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
     this.process = child;
@@ -297,6 +297,6 @@ class ForkServer {
 }
 
 module.exports = {
-  ForkServer, forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, runEventLoopOnce, exitOf,
+  ForkServer, forkServerBuilt, forkServerLibrary, forkServerMain, makeFifos, waitReadable, runEventLoopOnce, exitOf,
   forkServerOff, endedWith,
 };

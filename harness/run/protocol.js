@@ -1,5 +1,5 @@
 'use strict';
-// What the harness and its worker processes (worker.js) say to each other,
+// What the harness and its worker processes (worker-main.js) say to each other,
 // whichever driver carries it (async-driver.js, blocking-driver.js).
 //
 // A request is one JSON line: { id, op, ... }, op one of the operations of
@@ -15,7 +15,7 @@
 const { EnvironmentError, UsageError } = require('../base/errors');
 
 // How a worker process is told what observes its checks: `${kObserversFlag}JSON`
-// after its main module ([{ module, options }], see worker.js).
+// after its main module ([{ module, options }], see worker-main.js).
 const kObserversFlag = '--observers=';
 const observersArgs = (observers) => (observers.length ? [`${kObserversFlag}${JSON.stringify(observers)}`] : []);
 

@@ -6,7 +6,7 @@
 // before the next input). A check is the same generator either way
 // (oracle/checks.js); placement.js alone says where an input and each of its
 // requests run; the drivers carry the requests to worker processes
-// (worker-process.js async, sync-worker.js blocking; protocol.js).
+// (async-driver.js async, blocking-driver.js blocking; protocol.js).
 //
 // A blocking session runs a builtin codec of its own binary in this process
 // (Jazzer.js instruments the reference codec there, so coverage follows what
@@ -21,8 +21,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
-const { WorkerProcess } = require('./worker-process');
-const { SyncWorker } = require('./sync-worker');
+const { AsyncWorker } = require('./async-driver');
+const { BlockingWorker } = require('./blocking-driver');
 const { ForkServer, forkServerBuilt } = require('./fork-server');
 const { Batches } = require('./batches');
 const { confirm } = require('./confirm');
@@ -83,10 +83,10 @@ function sameBinary(nodePath) {
 // a crash are forks of a warm process of it (fork-server.js) where the fork
 // server is built, and a blocking one starts its own through its spawner.
 const drivers = {
-  async: (nodePath, { forkServer = false, ...options }) => new WorkerProcess(nodePath, {
+  async: (nodePath, { forkServer = false, ...options }) => new AsyncWorker(nodePath, {
     ...options, forkServer: forkServer && forkServerBuilt() ? new ForkServer(nodePath, options) : null,
   }),
-  blocking: (nodePath, { forkServer, ...options }) => new SyncWorker(nodePath, options),
+  blocking: (nodePath, { forkServer, ...options }) => new BlockingWorker(nodePath, options),
 };
 
 // Requests remembered with the outcome that took a worker down.
@@ -102,7 +102,7 @@ class Session {
   // screen(type, input, sides): the crash shape that keeps an input's value out
   // of this process and of batches, or null (placement.js crashShape);
   // useScreen: false screens nothing (blocking, to test what an input the screen misses does);
-  // gather: false sends each operation of an async check on its own (see worker-process.js);
+  // gather: false sends each operation of an async check on its own (see async-driver.js);
   // observers: what observes the checks its workers run (protocol.js observersArgs);
   // workerFlags: node flags of every worker (the bench's --cpu-prof);
   // skipScreened: leaves out the screened inputs of a batch (the bench, to

@@ -3,7 +3,7 @@
 // serialize, decode and the framer's handling of reads.
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { WorkerProcess } = require('../../harness/run/worker-process');
+const { AsyncWorker } = require('../../harness/run/async-driver');
 const { Session, resolveCodec } = require('../../harness/run/session');
 const { EnvironmentError, UsageError } = require('../../harness/base/errors');
 const { node26, node263, fixture, frame } = require('../fixtures/helpers');
@@ -32,8 +32,8 @@ const summary = (read) => ({
 describe('codec adapters', function () {
   const workers = {};
   before(function () {
-    workers['26.12.1'] = new WorkerProcess(node26);
-    workers['26.3.1'] = new WorkerProcess(node263);
+    workers['26.12.1'] = new AsyncWorker(node26);
+    workers['26.3.1'] = new AsyncWorker(node263);
   });
   after(function () {
     for (const w of Object.values(workers)) w.close();

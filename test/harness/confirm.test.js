@@ -3,7 +3,7 @@
 // reported: one owed to what a process did before does not stand.
 const assert = require('node:assert/strict');
 const { Session } = require('../../harness/run/session');
-const { WorkerProcess } = require('../../harness/run/worker-process');
+const { AsyncWorker } = require('../../harness/run/async-driver');
 const { compareOutcomes } = require('../../harness/oracle/compare');
 const { confirm } = require('../../harness/run/confirm');
 const { fixture, node26 } = require('../fixtures/helpers');
@@ -56,7 +56,7 @@ describe('confirming a difference in fresh processes', function () {
       for (const byteOffset of [0, 64, 512]) {
         input = lyingAt(byteOffset);
         for (let i = 0; i < 3 && !differences.length; i++) {
-          const workers = [new WorkerProcess(node26), new WorkerProcess(node26)];
+          const workers = [new AsyncWorker(node26), new AsyncWorker(node26)];
           const [a, b] = await Promise.all(workers.map((w) => w.request({ op: 'serialize', codec: 'js', input })));
           for (const w of workers) w.close();
           differences = compareOutcomes('serialize', 'serialize', a, b);

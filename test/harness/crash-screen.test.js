@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { screen } = require('../../harness/recipes/crash-shapes');
-const { SyncWorker } = require('../../harness/run/sync-worker');
+const { BlockingWorker } = require('../../harness/run/blocking-driver');
 const { node26 } = require('../fixtures/helpers');
 
 const port = (props, extra) => ({ recipe: { k: 'port', props, ...extra } });
@@ -46,7 +46,7 @@ describe('crash screen', function () {
   // crashes it, one on a prototype does not.
   it('lets through only what ipc_serdes of 26.12.1 does not crash on', function () {
     this.timeout(60_000);
-    const worker = new SyncWorker(node26, { timeoutMs: 10_000 });
+    const worker = new BlockingWorker(node26, { timeoutMs: 10_000 });
     try {
       const cases = [port([['2147483647', num]]), { recipe: { k: 'host', type: 'secret-key', props: [['1', num]] } },
         { recipe: { k: 'host', type: 'x509', props: [], tamper: [{ op: 'inherited-setter', key: '0' }] } },

@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { Session } = require('../../harness/run/session');
-const { SyncWorker } = require('../../harness/run/sync-worker');
+const { BlockingWorker } = require('../../harness/run/blocking-driver');
 const { forkServerLibrary } = require('../../harness/run/fork-server');
 const { resolveNode, pinnedVersions } = require('../../harness/base/binaries');
 const { root, fixture, waitWhile, skipWith } = require('../fixtures/helpers');
@@ -37,7 +37,7 @@ static void child(void) {
   if (fd >= 0) close(fd);
   for (ssize_t at = 0; at < n; at += strlen(line + at) + 1) {
     size_t length = strlen(line + at);
-    if (length >= 10 && strcmp(line + at + length - 10, "/zygote.js") == 0) abort();
+    if (length >= 20 && strcmp(line + at + length - 20, "/fork-server-main.js") == 0) abort();
   }
 }
 __attribute__((constructor)) static void init(void) { pthread_atfork(NULL, NULL, child); }
@@ -78,7 +78,7 @@ describe('fork server', function () {
     });
 
     it(`answers crash after crash in forks within the time limit on ${version}, synchronously`, function () {
-      const worker = new SyncWorker(resolveNode(version), { timeoutMs: kTimeoutMs });
+      const worker = new BlockingWorker(resolveNode(version), { timeoutMs: kTimeoutMs });
       try {
         for (let i = 0; i < 3; i++) {
           const started = Date.now();
@@ -152,9 +152,9 @@ describe('fork server', function () {
 
     it('start their workers as nodes, say so once, and keep no request waiting, synchronously', function () {
       const { times, kinds, zygote, off } = runPreloaded(`
-        const { SyncWorker } = require(root + '/harness/run/sync-worker');
+        const { BlockingWorker } = require(root + '/harness/run/blocking-driver');
         const { resolveNode } = require(root + '/harness/base/binaries');
-        const worker = new SyncWorker(resolveNode(), { timeoutMs: ${kTimeoutMs} });
+        const worker = new BlockingWorker(resolveNode(), { timeoutMs: ${kTimeoutMs} });
         const times = [];
         const kinds = [];
         for (let i = 0; i < 3; i++) {

@@ -6,8 +6,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { WorkerProcess } = require('../../harness/run/worker-process');
-const { SyncWorker } = require('../../harness/run/sync-worker');
+const { AsyncWorker } = require('../../harness/run/async-driver');
+const { BlockingWorker } = require('../../harness/run/blocking-driver');
 const { node26, fixture, cli } = require('../fixtures/helpers');
 
 const conformanceDir = path.join(__dirname, '..', '..', 'conformance', 'vectors', 'accept', 'host');
@@ -26,10 +26,10 @@ describe('outcomes and counts', function () {
   describe('a crash carries the end of what the worker wrote on stderr', function () {
     // process.abort() prints the stack it was called from, down to the worker's request.
     const request = { op: 'serialize', codec: fixture('abort.js'), input: { recipe: { k: 'null' } } };
-    const said = /handle \(\S+worker\.js/;
+    const said = /handle \(\S+worker-main\.js/;
 
     it('from an async worker, started afresh and forked', async function () {
-      const worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const worker = new AsyncWorker(node26, { timeoutMs: 10_000 });
       try {
         for (let i = 0; i < 2; i++) {
           const crash = await worker.request(request);
@@ -43,7 +43,7 @@ describe('outcomes and counts', function () {
 
     for (const forkServer of [false, true]) {
       it(`from a blocking worker${forkServer ? ' (fork server)' : ''}, once per crash`, function () {
-        const worker = new SyncWorker(node26, { timeoutMs: 10_000, forkServer });
+        const worker = new BlockingWorker(node26, { timeoutMs: 10_000, forkServer });
         try {
           for (let i = 0; i < 2; i++) {
             const crash = worker.request(request);
@@ -76,7 +76,7 @@ describe('outcomes and counts', function () {
     };
 
     it('is unbuildable, not a hang, in a worker process', async function () {
-      const worker = new WorkerProcess(node26, { timeoutMs: 1500 });
+      const worker = new AsyncWorker(node26, { timeoutMs: 1500 });
       try {
         assert.deepEqual(await worker.request(request), unbuildable);
         assert.equal(worker.stats.hangs, 0);
@@ -90,7 +90,7 @@ describe('outcomes and counts', function () {
     });
 
     it('is unbuildable, not a hang, in a synchronous worker', function () {
-      const worker = new SyncWorker(node26, { timeoutMs: 1500 });
+      const worker = new BlockingWorker(node26, { timeoutMs: 1500 });
       try {
         assert.deepEqual(worker.request(request), unbuildable);
         assert.equal(worker.stats.hangs, 0);

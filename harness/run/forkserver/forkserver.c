@@ -1,4 +1,4 @@
-// A fork server for the workers of one node binary (see harness/run/zygote.js).
+// A fork server for the workers of one node binary (see harness/run/fork-server-main.js).
 // A node process can be forked only if no thread of it is needed after the
 // fork: the zygote runs with V8's --single-threaded, so V8 starts no
 // background work, and this file is both preloaded into it (LD_PRELOAD) and
@@ -16,7 +16,7 @@
 //
 // As an addon it starts workers: spawn() forks a monitor, which forks the
 // worker and then writes how the worker ended on the worker's answer FIFO,
-// as harness/run/sync-worker.js's shell does for a worker it starts. The process
+// as harness/run/blocking-driver.js's shell does for a worker it starts. The process
 // that drives the workers loads it too, not preloaded, to make their FIFOs.
 #define _GNU_SOURCE
 #include <dlfcn.h>

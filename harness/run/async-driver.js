@@ -20,8 +20,8 @@ const { onJsonLines, afterOutput } = require('../base/json-lines');
 const { unfinishedBuild } = require('../oracle/ops');
 const { crashOutcome, hangOutcome, faultError, RecipeNumbers, kStderrTail, observersArgs } = require('./protocol');
 
-const workerMain = path.join(__dirname, 'worker.js');
-const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
+const workerMain = path.join(__dirname, 'worker-main.js');
+const freshWorkerMain = path.join(__dirname, 'fresh-worker-main.js');
 
 // Resolves a request with its outcome, or rejects it with the worker's fault.
 function settle(entry, { outcome, fault }) {
@@ -29,9 +29,9 @@ function settle(entry, { outcome, fault }) {
   else entry.reject(faultError(fault));
 }
 
-class WorkerProcess {
+class AsyncWorker {
   // gather: requests made in one turn of the event loop go as one (see #sendGathered);
-  // fresh: a worker for one check that confirms a finding (fresh-worker.js);
+  // fresh: a worker for one check that confirms a finding (fresh-worker-main.js);
   // flags: node flags of its processes; forkServer: a ForkServer of nodePath
   // (fork-server.js) whose forks take over once a process was lost, closed with this;
   // observers: what observes the checks its processes run (protocol.js observersArgs).
@@ -294,4 +294,4 @@ class WorkerProcess {
   }
 }
 
-module.exports = { WorkerProcess };
+module.exports = { AsyncWorker };

@@ -6,10 +6,10 @@
 // which is told when a value module has been built, so that a module that
 // never returns is blamed on itself, not on the codec. A `checks` request
 // runs whole checks with both codecs in this process (see batches.js); a
-// `many` request, operations gathered for this process (see worker-process.js);
+// `many` request, operations gathered for this process (see async-driver.js);
 // a `judge` request, whether a codec reaches the known native crash on a
 // value, found without the crash (see crash-judge.js).
-// A fork server (zygote.js) forks workers that run the same requests.
+// A fork server (fork-server-main.js) forks workers that run the same requests.
 
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
@@ -145,7 +145,7 @@ function warmUp() {
 }
 
 // Answers the requests read on stdin, warmed up while it waits for the first
-// unless `warm` is false (fresh-worker.js).
+// unless `warm` is false (fresh-worker-main.js).
 function serveStdin({ warm = true } = {}) {
   onJsonLines(process.stdin, (request) => reply(handle(request)));
   if (warm) setImmediate(warmUp);

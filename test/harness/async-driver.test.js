@@ -2,7 +2,7 @@
 // Worker isolation: a request that kills or wedges the worker is answered as
 // a crash or hang, the worker is replaced, and every other request is answered.
 const assert = require('node:assert/strict');
-const { WorkerProcess } = require('../../harness/run/worker-process');
+const { AsyncWorker } = require('../../harness/run/async-driver');
 const { Session } = require('../../harness/run/session');
 const { EnvironmentError, StoppedError } = require('../../harness/base/errors');
 const fs = require('node:fs');
@@ -16,7 +16,7 @@ const {
 const recipe = { k: 'number', v: 1 };
 const serialize = (codec, extra) => ({ op: 'serialize', codec, input: { recipe }, ...extra });
 
-describe('WorkerProcess', function () {
+describe('AsyncWorker', function () {
   describe('a codec that aborts', function () {
     let session;
     before(function () {
@@ -75,7 +75,7 @@ describe('WorkerProcess', function () {
   describe('requests gathered into one', function () {
     let worker;
     beforeEach(function () {
-      worker = new WorkerProcess(node26, { timeoutMs: 1500, gather: true });
+      worker = new AsyncWorker(node26, { timeoutMs: 1500, gather: true });
     });
     afterEach(function () {
       worker.close();
@@ -173,11 +173,11 @@ describe('WorkerProcess', function () {
   });
 
   // A worker that confirms a finding answers one check and goes without the
-  // warm-up (fresh-worker.js); what it answers is what any worker answers.
+  // warm-up (fresh-worker-main.js); what it answers is what any worker answers.
   describe('a fresh worker', function () {
     it('answers as a warmed-up worker does, and is the one a confirmation starts', async function () {
-      const fresh = new WorkerProcess(node26, { timeoutMs: 10_000, fresh: true });
-      const warm = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const fresh = new AsyncWorker(node26, { timeoutMs: 10_000, fresh: true });
+      const warm = new AsyncWorker(node26, { timeoutMs: 10_000 });
       const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000 });
       try {
         const view = { recipe: { k: 'view', type: 'Buffer', bytes: '0102' } };
@@ -185,13 +185,13 @@ describe('WorkerProcess', function () {
         const [a, b] = await Promise.all([fresh, warm].map((w) => w.request(request)));
         assert.equal(a.kind, 'ok');
         assert.deepEqual(a, b);
-        assert.match(fresh.child.spawnargs.at(-1), /harness\/run\/fresh-worker\.js$/);
-        assert.match(warm.child.spawnargs.at(-1), /harness\/run\/worker\.js$/);
+        assert.match(fresh.child.spawnargs.at(-1), /harness\/run\/fresh-worker-main\.js$/);
+        assert.match(warm.child.spawnargs.at(-1), /harness\/run\/worker-main\.js$/);
         const difference = { tier: 'bytes', signature: 'bytes/serialize/x' };
         assert.equal(await session.confirm('value', view, difference), false);
         const started = [...session.freshWorkers].map((w) => w.main);
         assert.equal(started.length, 6);
-        for (const main of started) assert.match(main, /harness\/run\/fresh-worker\.js$/);
+        for (const main of started) assert.match(main, /harness\/run\/fresh-worker-main\.js$/);
       } finally {
         for (const w of [fresh, warm, session]) w.close();
       }
@@ -232,7 +232,7 @@ describe('WorkerProcess', function () {
         assert.equal((await session.run('a', serialize('js'))).bytes, '00000004ff0f4902');
         const answering = descendants(node26).find(({ pid }) => pid === worker.child.pid);
         assert.notEqual(answering.ppid, process.pid);
-        assert.match(answering.args.join(' '), /harness\/run\/zygote\.js/);
+        assert.match(answering.args.join(' '), /harness\/run\/fork-server-main\.js/);
       } finally {
         session.close();
       }
@@ -268,7 +268,7 @@ describe('WorkerProcess', function () {
 
     it('go on in nodes started afresh once the fork server has ended', async function () {
       const server = new ForkServer(node26);
-      const worker = new WorkerProcess(node26, { timeoutMs: 10_000, forkServer: server });
+      const worker = new AsyncWorker(node26, { timeoutMs: 10_000, forkServer: server });
       try {
         assert.equal((await worker.request(serialize(fixture('abort.js')))).kind, 'crash');
         assert.equal((await worker.request(serialize('js'))).kind, 'ok');
@@ -298,7 +298,7 @@ describe('WorkerProcess', function () {
     // fast-check leaves an interrupted property running: its next request
     // must not start a process after the run is over.
     it('ends the requests waiting on it and starts no process for later ones', async function () {
-      const worker = new WorkerProcess(node26, { timeoutMs: 10_000 });
+      const worker = new AsyncWorker(node26, { timeoutMs: 10_000 });
       const waiting = worker.request(serialize(fixture('hang.js')));
       await new Promise((resolve) => setTimeout(resolve, 300));
       worker.close();
@@ -319,7 +319,7 @@ describe('WorkerProcess', function () {
 
   describe('a binary that cannot start', function () {
     it('fails every queued request with an environment error', async function () {
-      const worker = new WorkerProcess('/nonexistent/node');
+      const worker = new AsyncWorker('/nonexistent/node');
       const results = await Promise.allSettled([worker.request(serialize('js')), worker.request(serialize('js'))]);
       for (const r of results) {
         assert.equal(r.status, 'rejected');

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { SyncWorker, forkServerLibrary } = require('../../harness/run/sync-worker');
+const { BlockingWorker, forkServerLibrary } = require('../../harness/run/blocking-driver');
 const { node26, fixture, skipWith, descendants } = require('../fixtures/helpers');
 
 // The workers that synchronous workers of this process started: node
@@ -35,7 +35,7 @@ describe('synchronous worker', function () {
   this.timeout(60_000);
 
   it('keeps characters that a pipe read cuts in two', function () {
-    const worker = new SyncWorker(node26, { timeoutMs: 20_000 });
+    const worker = new BlockingWorker(node26, { timeoutMs: 20_000 });
     try {
       // A two-byte character (U+0320 is cc a0 in UTF-8) across reads of 64 KiB:
       // padding of 0 to 5 characters moves the cut through both of its bytes.
@@ -57,7 +57,7 @@ describe('synchronous worker', function () {
       if (forkServer) needForkServer(this);
       const recipe = { k: 'number', v: 1 };
       const before = new Set(spawnedWorkers().map(({ pid }) => pid));
-      const worker = new SyncWorker(node26, { timeoutMs: 2000, forkServer });
+      const worker = new BlockingWorker(node26, { timeoutMs: 2000, forkServer });
       try {
         assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
         for (let i = 0; i < 3; i++) {
@@ -71,10 +71,10 @@ describe('synchronous worker', function () {
         const started = spawnedWorkers().filter(({ pid }) => !before.has(pid));
         assert.ok(started.length > 0);
         // Forked workers keep the fork server's command line. (A spare of an
-        // earlier test may still turn from its shell into a worker.js meanwhile.)
+        // earlier test may still turn from its shell into a worker-main.js meanwhile.)
         const running = (main) => started.filter(({ args }) => args.some((arg) => path.basename(arg) === main)).length;
-        if (forkServer) assert.ok(running('zygote.js') > 1, JSON.stringify(started));
-        else assert.equal(running('worker.js'), started.length, JSON.stringify(started));
+        if (forkServer) assert.ok(running('fork-server-main.js') > 1, JSON.stringify(started));
+        else assert.equal(running('worker-main.js'), started.length, JSON.stringify(started));
       } finally {
         worker.close();
       }
@@ -86,8 +86,8 @@ describe('synchronous worker', function () {
     // As a Jazzer.js target ends, in libFuzzer's exit(): here, by SIGKILL.
     const script = `
       const path = require('node:path');
-      const { SyncWorker } = require(${JSON.stringify(require.resolve('../../harness/run/sync-worker'))});
-      const worker = new SyncWorker(${JSON.stringify(node26)});
+      const { BlockingWorker } = require(${JSON.stringify(require.resolve('../../harness/run/blocking-driver'))});
+      const worker = new BlockingWorker(${JSON.stringify(node26)});
       worker.request({ op: 'serialize', codec: 'js', input: { recipe: { k: 'null' } } });
       process.stdout.write(path.dirname(worker.fifoPrefix), () => process.kill(process.pid, 'SIGKILL'));`;
     const { stdout, signal } = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
@@ -114,7 +114,7 @@ describe('synchronous worker', function () {
         { op: 'serialize', codec: fixture('abort.js'), input: { recipe: port('a') } },
       ];
       const outcomes = (forkServer) => {
-        const worker = new SyncWorker(node26, { timeoutMs: 10_000, forkServer });
+        const worker = new BlockingWorker(node26, { timeoutMs: 10_000, forkServer });
         try {
           const all = requests.map((request) => worker.request(request));
           assert.equal(worker.zygote !== null, forkServer);
@@ -207,7 +207,7 @@ describe('synchronous worker', function () {
       const refusing = path.join(dir, 'node');
       fs.writeFileSync(refusing, `#!/bin/sh\n[ "$1" = --single-threaded ] && exit 9\nexec '${node26}' "$@"\n`,
         { mode: 0o755 });
-      const worker = new SyncWorker(refusing, { timeoutMs: 10_000, forkServer: true });
+      const worker = new BlockingWorker(refusing, { timeoutMs: 10_000, forkServer: true });
       try {
         const recipe = { k: 'port', props: [['0', { k: 'null' }]] };
         assert.equal(worker.request({ op: 'serialize', codec: 'native', input: { recipe } }).signal, 'SIGSEGV');

@@ -1,5 +1,5 @@
 'use strict';
-// A worker process (harness/run/worker.js) driven synchronously, for fuzz targets
+// A worker process (harness/run/worker-main.js) driven synchronously, for fuzz targets
 // whose entry point must return before the next input: requests go down one
 // FIFO and answers come up another, read without the event loop. A worker
 // that dies yields a `crash` outcome (with its signal) and one that does not
@@ -14,7 +14,7 @@
 // FIFO, which this process holds open for reading and writing: so no open
 // blocks and no read ends early, and a worker's death is its last line.
 // Where the fork server is built (harness/run/forkserver), the spawner starts one
-// node of it instead (zygote.js), which forks each worker ready to run, and
+// node of it instead (fork-server-main.js), which forks each worker ready to run, and
 // the fork's monitor writes that last line: a crash then costs a fork, not a
 // node start. The workers that confirm a finding are always started afresh.
 
@@ -26,11 +26,11 @@ const { StringDecoder } = require('node:string_decoder');
 const { unfinishedBuild } = require('../oracle/ops');
 const { crashOutcome, hangOutcome, faultError, kStderrTail } = require('./protocol');
 const {
-  forkServerBuilt, forkServerLibrary, zygoteMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
+  forkServerBuilt, forkServerLibrary, forkServerMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
 } = require('./fork-server');
 
-const workerMain = path.join(__dirname, 'worker.js');
-const freshWorkerMain = path.join(__dirname, 'fresh-worker.js');
+const workerMain = path.join(__dirname, 'worker-main.js');
+const freshWorkerMain = path.join(__dirname, 'fresh-worker-main.js');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 // Workers kept booting once one was lost: a native crash every few inputs
 // outpaces one boot at a time on a busy machine.
@@ -44,9 +44,9 @@ const { O_RDWR, O_NONBLOCK } = fs.constants;
 
 // Reads `requests<TAB>answers<TAB>stderr<TAB>main<TAB>observers<TAB>node[<TAB>library]`
 // lines (paths may hold spaces; observers, the JSON of protocol.js observersArgs);
-// each starts a worker (worker.js) of that node on those FIFOs, its stderr
+// each starts a worker (worker-main.js) of that node on those FIFOs, its stderr
 // written to that file, and answers on the answer FIFO with the worker's pid and then its
-// wait status. A fork server (zygote.js) comes with its library to preload,
+// wait status. A fork server (fork-server-main.js) comes with its library to preload,
 // given as its argument too, and runs with V8's --single-threaded (see
 // forkserver.c). The node reads its requests on fd 4 moved to stdin (an
 // asynchronous command's own stdin would be /dev/null). `jobs` reaps the
@@ -145,9 +145,9 @@ function stderrTail(worker) {
   }
 }
 
-class SyncWorker {
+class BlockingWorker {
   // forkServer: false starts every worker afresh; fresh: workers that confirm
-  // a finding (fresh-worker.js), started afresh; observers: what observes the
+  // a finding (fresh-worker-main.js), started afresh; observers: what observes the
   // checks its workers run (protocol.js observersArgs).
   constructor(nodePath, { timeoutMs = 10_000, fresh = false, forkServer = !fresh && forkServerBuilt(),
     observers = [] } = {}) {
@@ -213,7 +213,7 @@ class SyncWorker {
     if (this.zygote === undefined) {
       const [requests, answers, zygote] = this.#channel();
       fs.writeSync(spawnerInput(),
-        `${requests}\t${answers}\t${zygote.stderr}\t${zygoteMain}\t${this.observers}\t${this.nodePath}\t${forkServerLibrary}\n`);
+        `${requests}\t${answers}\t${zygote.stderr}\t${forkServerMain}\t${this.observers}\t${this.nodePath}\t${forkServerLibrary}\n`);
       const first = this.#receive(zygote, Date.now() + kStartMs);
       this.zygote = first?.ready && this.#probe(zygote) ? zygote : null;
       if (!this.zygote) this.#stop(zygote);
@@ -414,4 +414,4 @@ class SyncWorker {
   }
 }
 
-module.exports = { SyncWorker, forkServerLibrary };
+module.exports = { BlockingWorker, forkServerLibrary };
