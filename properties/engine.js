@@ -6,7 +6,8 @@
 // while this one is checked. An input whose difference has a signature not
 // known and not found before is then run again by fc.check at its place in
 // the turn (its `path`), which shrinks it towards that same signature, so a
-// long run reports distinct problems.
+// long run reports distinct problems; the turn then goes on with the inputs
+// after it.
 
 const fc = require('fast-check');
 const { properties, runProperty } = require('./definitions');
@@ -75,26 +76,34 @@ async function runProperties(options) {
       }
     }
     const { name, seed } = current;
-    const outcome = options.path === undefined ?
-      await checkTurn(current, { ...options, deadline, state }) :
-      await runTurn(properties[name], name, { ...options, seed, numRuns: current.numRuns, deadline, state });
-    state.runs += outcome.runs;
-    perProperty(state, name).runs += outcome.runs;
-    if (outcome.finding) {
-      const { result, difference } = outcome.finding;
-      const origin = {
-        engine: 'fast-check', property: name, seed, path: outcome.path,
-        ...properties[name].input(outcome.counterexample),
-      };
-      const about = { property: name, seed, path: outcome.path };
-      const settled = await state.recorder.settle(result, difference, origin, about);
-      for (const { status, difference: d } of settled) {
-        if (status === 'finding') perProperty(state, name)[isSharedDefect(d.signature) ? 'shared' : 'findings']++;
+    let outcome;
+    let stop = false;
+    // A turn goes on after each finding in it (outcome.rest): the inputs after
+    // the one shrunk were drawn and most are checked already.
+    do {
+      outcome = options.path === undefined ?
+        await checkTurn(current, { ...options, deadline, state }) :
+        await runTurn(properties[name], name, { ...options, seed, numRuns: current.numRuns, deadline, state });
+      state.runs += outcome.runs;
+      perProperty(state, name).runs += outcome.runs;
+      if (outcome.finding) {
+        const { result, difference } = outcome.finding;
+        const origin = {
+          engine: 'fast-check', property: name, seed, path: outcome.path,
+          ...properties[name].input(outcome.counterexample),
+        };
+        const about = { property: name, seed, path: outcome.path };
+        const settled = await state.recorder.settle(result, difference, origin, about);
+        for (const { status, difference: d } of settled) {
+          if (status === 'finding') perProperty(state, name)[isSharedDefect(d.signature) ? 'shared' : 'findings']++;
+        }
       }
-    }
-    const now = summary(state, started);
-    onProgress({ ...now, property: name });
-    if (outcome.stopped || options.until?.(now) || options.path !== undefined) break;
+      const now = summary(state, started);
+      onProgress({ ...now, property: name });
+      stop = outcome.stopped || options.until?.(now) || options.path !== undefined;
+    } while (!stop && outcome.rest && Date.now() < deadline);
+    current.cancel?.();
+    if (stop) break;
   }
   for (const t of ahead) t.cancel();
   const done = summary(state, started);
@@ -158,31 +167,36 @@ function drawTurn(session, { turn, name, seed, numRuns }) {
 
 const kLate = Symbol('late');
 
-// Goes through a turn's results in order, as they come, up to the first with
-// a new signature, as fc.check would, and lets fc.check replay and shrink
-// that one; the turn's checks not started by then are not started.
-async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
+// Goes through a turn's results in order, as they come, from `turn.next` up
+// to the first with a new signature, as fc.check would, and lets fc.check
+// replay and shrink that one; `rest` says the turn goes on after it (from
+// turn.next) once the finding is settled: the inputs after a run's first
+// findings (a shared defect, met in most first turns) are not lost.
+async function checkTurn(turn, options) {
+  const { name, seed, numRuns, results, cancel } = turn;
   const { state } = options;
   let runs = 0;
+  let rest = false;
   const late = lateAt(options.deadline);
   try {
-    for (const [index, pending] of results.entries()) {
-      const result = await (late ? Promise.race([pending, late.promise]) : pending);
+    for (let index = turn.next ?? 0; index < results.length; index++) {
+      const result = await (late ? Promise.race([results[index], late.promise]) : results[index]);
       if (result === kLate) break;  // a check still waits for a worker that hangs
       if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       runs++;
       if (!result) continue;
       const fresh = unseen(result, state, name);
       if (!fresh.length) continue;
-      cancel();
       // Its confirmation's fresh workers boot while fc.check shrinks it, and
-      // the turns drawn ahead wait (batches.js).
+      // the rest of this turn and the turns drawn ahead wait (batches.js).
       options.session.bootFresh();
       options.session.batches.pause();
       try {
         const replay = await runTurn(properties[name], name,
           { ...options, seed, numRuns, path: String(index), target: fresh[0].signature });
-        return { ...replay, runs };
+        turn.next = index + 1;
+        rest = !replay.stopped && turn.next < results.length;
+        return { ...replay, runs, rest };
       } finally {
         options.session.batches.resume();
       }
@@ -191,7 +205,7 @@ async function checkTurn({ name, seed, numRuns, results, cancel }, options) {
     if (err instanceof StoppedError) return { runs, stopped: true };
     throw err;
   } finally {
-    cancel();
+    if (!rest) cancel();
     late?.clear();
   }
   return { runs };
