@@ -32,11 +32,9 @@ const kSettleMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so
 // the process that draws them needs little of a core of its own.
 const kBatchWorkers = Math.max(1, os.availableParallelism());
-// Workers for the inputs that change shared state: one in seven of
-// fast-check's value inputs, costing about a third of the checking time.
-// The other inputs of a batch that came with such inputs share the cores
-// left with them: on 2 cores, two workers for them beside the one apart cost
-// the value target 4 to 9% more CPU per input (interleaved runs).
+// Workers for the inputs that change shared state, a few of the inputs but a
+// large share of the checking time; the other inputs of a batch that came
+// with such inputs share the cores left with them (docs/benchmarks.md).
 const kApartWorkers = Math.ceil(kBatchWorkers / 3);
 const kSharingWorkers = Math.max(1, kBatchWorkers - kApartWorkers);
 // Node flags of the workers apart. Their checks change built-in prototypes,

@@ -8,11 +8,11 @@
 // crashes often costs a switch, not a node start, per crash.
 //
 // Workers are started by a shell of this process (the spawner), not by this
-// process: a spawn from here blocks it for the fork and exec of node (about
-// 30 ms, most of a crash's cost to a fuzz target), a line to the spawner does
-// not. The shell that waits for a worker writes how it ended on its answer
-// FIFO, which this process holds open for reading and writing: so no open
-// blocks and no read ends early, and a worker's death is its last line.
+// process: a spawn from here blocks it for the fork and exec of node, most of
+// a crash's cost to a fuzz target; a line to the spawner does not. The shell
+// that waits for a worker writes how it ended on its answer FIFO, which this
+// process holds open for reading and writing: so no open blocks and no read
+// ends early, and a worker's death is its last line.
 // Where the fork server is built (harness/run/forkserver), the spawner starts one
 // node of it instead (fork-server-main.js), which forks each worker ready to run, and
 // the fork's monitor writes that last line: a crash then costs a fork, not a
@@ -97,10 +97,10 @@ function spawnerInput() {
 }
 
 // A process's exit is told by its shell (or the fork server's monitor) once
-// the kernel has torn it down, 1 to 4 ms after it began to exit (after a
-// crash, most of the crash's cost to a fuzz target). /proc shows it from the
-// start: the PF_EXITING flag, and the status a wait will give. Read when an
-// answer is slow in coming, as $? is: 128 + the signal, or the exit code.
+// the kernel has torn it down, well after it began to exit (after a crash,
+// most of the crash's cost to a fuzz target). /proc shows it from the start:
+// the PF_EXITING flag, and the status a wait will give. Read when an answer
+// is slow in coming, as $? is: 128 + the signal, or the exit code.
 const kExitCheckMs = 0.4;
 const kExiting = 0x4;
 function exitStatus(pid) {

@@ -1,21 +1,14 @@
 'use strict';
-// The differences of inputs a process checked before, by their text, for the
-// Jazzer.js targets (sync-session.js): libFuzzer's mutations often decode to
-// an input checked before (62% of the inputs of a 30-second value run, 41% of
-// its checking time), and the same input checked by the same codecs in the
-// same process gets the same result. It is the reasoning of the requests that
-// took a worker down (sync-session.js): a difference that only process
-// history causes would not stand in the fresh processes that confirm every
-// finding. A result given again holds its type, input and differences, all
-// that a fuzz loop reads of it: the outcomes (frames, the trees of what was
-// decoded) made the process's heap several times larger, and each major
-// collection as much slower (in a 20-second value run, the garbage collector
-// had 11 and 18% of the two processes' time, 6 and 8% without them). The
-// input is the one asked about: its text is the key, and keeping the object
-// too (a recipe's every node) doubled what the entries held.
-// The 8,192 inputs used last are kept (59% of a value run's inputs are one
-// of them, 55% of the 2,048 last), up to 32 MiB of their text; an input of
-// more than a MiB (rare) is checked each time.
+// The differences of inputs a process checked before, by their text, for a
+// blocking session (session.js): libFuzzer's mutations often decode to an
+// input checked before, and the same input checked by the same codecs in the
+// same process gets the same result; a difference that only process history
+// causes would not stand in the fresh processes that confirm every finding.
+// A result given again holds its type, input and differences, all that a fuzz
+// loop reads of it: keeping the outcomes too made every garbage collection
+// slower. The input's text is the key; the object is not kept. The inputs
+// used last are kept, up to a weight of their text; a very large one is
+// checked each time.
 
 const kEntries = 8192;
 const kWeight = 32 << 20;

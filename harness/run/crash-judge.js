@@ -27,10 +27,10 @@
 // input runs in a worker, as before. KnownCrash (below) applies judgments
 // only once a worker has shown that crash for an input judged so, and has a
 // worker check every kAuditEvery-th: a judgment that ever disagrees with a
-// worker is not made again in that run. The Jazzer.js targets judge in their
-// own process (sync-session.js); fast-check's runner asks a worker of the
-// codec's binary (session.js), where a judgment that crashed would cost only
-// that worker.
+// worker is not made again in that run. A side that runs in this process
+// (the Jazzer.js targets') is judged here; any other in a worker of the
+// codec's binary, where a judgment that crashed would cost only that worker
+// (placement.js placeRequest).
 
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');

@@ -1,9 +1,8 @@
 'use strict';
 // A fork server for the synchronous workers of one node binary (see
 // blocking-driver.js). Started once, it loads and warms up what a worker runs,
-// then forks a worker for each `requests<TAB>answers` line on its stdin:
-// about a millisecond of its own time, where a node start costs 20 to 30 ms
-// of CPU. A codec crash thus costs a fuzz target a fork, not a node start.
+// then forks a worker for each `requests<TAB>answers` line on its stdin, so
+// that a codec crash costs a fuzz target a fork, not a node start.
 // The worker answers worker-main.js's requests, read without the event loop, and
 // goes when its requests end. Started with forkserver.node preloaded and
 // V8's --single-threaded (argv[2] is that file; forkserver.c says why).

@@ -4,9 +4,8 @@
 // runs, then forks a worker for each `requests<TAB>answers` line it reads:
 // the worker reads its requests from the first FIFO and answers on the
 // second, whose last line, written by the fork's monitor, says how it ended
-// (forkserver.c). A fork costs about a millisecond of the fork server's time
-// where a node start costs 60 to 70 ms of CPU (node, the harness's modules,
-// the warm-up). blocking-driver.js starts its fork server through its spawner;
+// (forkserver.c). A fork costs far less than a node start (node, the
+// harness's modules, the warm-up). blocking-driver.js starts its fork server through its spawner;
 // async-driver.js gets its forks from a ForkServer (below), which looks
 // to it like a ChildProcess.
 
@@ -63,8 +62,7 @@ function loadedLibrary() {
 }
 
 // Makes FIFOs: with the fork server's library where it is built (a mkfifo
-// process spawned from a fuzz target of half a GiB cost it 40 ms and more,
-// a tenth of a Jazzer.js value run's time), else with mkfifo.
+// process spawned from a large fuzz target costs it a fork), else with mkfifo.
 function makeFifos(paths) {
   const lib = loadedLibrary();
   if (!lib) {

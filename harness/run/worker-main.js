@@ -124,11 +124,11 @@ function handle(request) {
 }
 
 // A worker started in place of one that crashed answers its first request
-// about three times faster once the code every request runs (reading it,
-// building a value and its tree, the codecs' first calls, an answer's JSON)
-// is compiled: done here, while it waits for that request. Its first host
-// objects of each type cost 10 to 20 ms more (the crypto module, OpenSSL's
-// first key and certificate): one of each is built too. The value is plain
+// sooner once the code every request runs (reading it, building a value and
+// its tree, the codecs' first calls, an answer's JSON) is compiled: done here,
+// while it waits for that request. Its first host objects of each type cost
+// more (the crypto module, OpenSSL's first key and certificate): one of each
+// is built too. The value is plain
 // and its keys are no recipe's, so it leaves no hidden class or field
 // representation that a checked value could meet.
 function warmUp() {

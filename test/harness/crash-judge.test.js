@@ -35,7 +35,7 @@ const cases = {
     [{ k: 'array', items: [port([['2147483648', num]]), port([['0', num]])] }, null],
   'a function the codec rejects first': [{ k: 'array', items: [{ k: 'function' }, port([['0', num]])] }, null],
   'a frozen port': [port([['0', num]], [{ op: 'freeze' }]), null],
-  // Judged in a worker, where such a value is built (sync-session.js).
+  // Judged in a worker, where such a value is built (harness/run/placement.js).
   'a setter on Object.prototype': [port([['0', num]], [{ op: 'inherited-setter', key: 'x' }]), 'crash'],
   'no host object': [{ k: 'object', props: [['0', num]] }, 'clear'],
   'a port without index keys': [port([['x', num], ['2a', num]]), 'clear'],
