@@ -63,7 +63,7 @@ function recordRequests(session, trace) {
 // check and codecs; inputs that crashed or hung it ran again by request.
 function recordChecks(session, trace) {
   const codecs = { a: session.sides.a.codec, b: session.sides.b.codec };
-  session.batches.onChecked = (check, input) => trace.writeCheck(check, input, codecs);
+  session.onChecked = (check, input) => trace.writeCheck(check, input, codecs);
 }
 
 // IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends

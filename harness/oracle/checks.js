@@ -7,7 +7,8 @@
 const { compareOutcomes, compareReads } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { tampered, receivingWorld } = require('../recipes/steps');
-const { payloadRequest, kFrame } = require('./ops');
+const { payloadRequest, kFrame, Outcome } = require('./ops');
+
 const { drive, isPromise } = require('./drive');
 
 const both = (request) => [['a', request], ['b', request]];
@@ -19,7 +20,7 @@ function carryBytes(from, to) {
 }
 
 function unbuildable(type, input, a, b) {
-  const { error } = a.kind === 'unbuildable' ? a : b;
+  const { error } = a.kind === Outcome.unbuildable ? a : b;
   return { type, input, skipped: error.message, outcomes: { serialize: { a, b }, decode: [] }, differences: [] };
 }
 
@@ -29,9 +30,9 @@ function unbuildable(type, input, a, b) {
 // that oracle only when it will be compared: never for a tampered recipe.
 function* value(input) {
   const [sa, sb] = yield both({ op: 'serialize', input, tree: !tampered(input.recipe) });
-  if (sa.kind === 'unbuildable' || sb.kind === 'unbuildable') return unbuildable('value', input, sa, sb);
+  if (sa.kind === Outcome.unbuildable || sb.kind === Outcome.unbuildable) return unbuildable('value', input, sa, sb);
   const outcomes = { serialize: { a: sa, b: sb }, decode: [] };
-  const frames = [['a', sa], ['b', sb]].filter(([, o]) => o.kind === 'ok');
+  const frames = [['a', sa], ['b', sb]].filter(([, o]) => o.kind === Outcome.ok);
   // One string for a frame both wrote (in-process it is already; from workers it comes twice):
   // comparing it again (below, roundtrip.js) then costs nothing.
   if (frames.length === 2 && sa.bytes === sb.bytes) sb.bytes = sa.bytes;
@@ -55,9 +56,9 @@ function* value(input) {
 // codec decode that frame and serialize what it got: both must give the same frame.
 function* roundtrip(input) {
   const [serialized] = yield [['a', { op: 'serialize', input }]];
-  if (serialized.kind === 'unbuildable') return unbuildable('roundtrip', input, serialized, serialized);
+  if (serialized.kind === Outcome.unbuildable) return unbuildable('roundtrip', input, serialized, serialized);
   const outcomes = { serialize: { a: serialized, b: serialized }, decode: [] };
-  if (serialized.kind !== 'ok') return { type: 'roundtrip', input, outcomes, differences: [] };
+  if (serialized.kind !== Outcome.ok) return { type: 'roundtrip', input, outcomes, differences: [] };
   const [ra, rb] = yield both(payloadRequest('roundtrip', serialized));
   outcomes.roundtrip = { a: ra, b: rb };
   const differences = compareOutcomes('roundtrip', 'decode and re-encode', ra, rb);
@@ -68,7 +69,7 @@ function* roundtrip(input) {
 // the given sizes, the rest as a last read.
 function* stream(input) {
   const [oa, ob] = yield both(carryBytes(input, { op: 'stream', bytes: input.bytes, chunks: input.chunks ?? [] }));
-  const differences = oa.kind === 'ok' && ob.kind === 'ok' ?
+  const differences = oa.kind === Outcome.ok && ob.kind === Outcome.ok ?
     compareReads(oa.reads, ob.reads) :
     compareOutcomes('stream', 'framer', oa, ob);
   return { type: 'stream', input, outcomes: { stream: { a: oa, b: ob } }, differences };

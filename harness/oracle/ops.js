@@ -8,10 +8,20 @@ const { loadCodec, builtinCodecs } = require('../codecs');
 const { EnvironmentError, UsageError, describeError } = require('../base/errors');
 const { tampered } = require('../recipes/steps');
 
+// The kinds of an outcome, one per codec call or request; the last two are
+// given by a driver for a worker that died on it (run/protocol.js).
+const Outcome = Object.freeze({
+  ok: 'ok',                   // the codec gave a frame, a value, reads
+  reject: 'reject',           // the codec threw
+  unbuildable: 'unbuildable', // the input's value could not be built: no input at all
+  crash: 'crash',             // the worker died on it (a signal, or an exit code)
+  hang: 'hang',               // the worker did not answer within the time limit
+});
+
 // The outcome of a call that threw: a rejection, unless the harness itself is at fault.
 function rejection(err) {
   if (err instanceof EnvironmentError || err instanceof UsageError) throw err;
-  return { kind: 'reject', error: describeError(err) };
+  return { kind: Outcome.reject, error: describeError(err) };
 }
 
 function attempt(fn) {
@@ -87,7 +97,7 @@ function written(bytes) {
     const frame = copyBytes(view);
     lastWritten = { frame, hex: frame.toString('hex') };
   }
-  return Object.defineProperty({ kind: 'ok', bytes: lastWritten.hex }, kFrame, { value: lastWritten.frame });
+  return Object.defineProperty({ kind: Outcome.ok, bytes: lastWritten.hex }, kFrame, { value: lastWritten.frame });
 }
 
 // buildInput(input, effects) -> { value, setup, teardown } makes the value to
@@ -97,14 +107,14 @@ function written(bytes) {
 // where a request to decode carries the recipe (`world`).
 function createOps(buildInput, { built, buildWorld } = {}) {
   const ops = {
-    info: () => ({ kind: 'ok', info: require('../codecs/probe').probe() }),
+    info: () => ({ kind: Outcome.ok, info: require('../codecs/probe').probe() }),
     serialize: (request) => {
       const effects = [];
       const build = attemptBuild(() => buildInput(request.input, effects));
       built?.(request);
       if (build.kind) return build;
       const outcome = serialize(loadCodec(request.codec), { ...build, effects });
-      if (request.tree && outcome.kind === 'ok') describeInput(outcome, build.value, request.input);
+      if (request.tree && outcome.kind === Outcome.ok) describeInput(outcome, build.value, request.input);
       return outcome;
     },
     // One request for both sides of a check, codecs { a, b } of this process:
@@ -144,22 +154,22 @@ function createOps(buildInput, { built, buildWorld } = {}) {
 // fault, not the codec; null otherwise.
 function unfinishedBuild(request, built, ms) {
   if (request.op !== 'serialize' || request.input?.module === undefined || built) return null;
-  return { kind: 'unbuildable', error: { name: 'Error', message: `building the value did not finish in ${ms} ms` } };
+  return { kind: Outcome.unbuildable, error: { name: 'Error', message: `building the value did not finish in ${ms} ms` } };
 }
 
 // A value whose construction throws (a step that cannot apply to it, such as
 // detaching Buffer's pool) is no input at all: the checks skip it.
 function attemptBuild(build) {
   const outcome = attempt(build);
-  return outcome.kind === 'reject' ? { kind: 'unbuildable', error: outcome.error } : outcome;
+  return outcome.kind === Outcome.reject ? { kind: Outcome.unbuildable, error: outcome.error } : outcome;
 }
 
 // A setup or teardown that throws is the recipe's fault, not the codec's
 // (a getter took away the close method of a port the teardown closes): the
 // input is unbuildable, whatever the codec did.
 function faultOf(outcome, when) {
-  return outcome?.kind === 'reject' ?
-    { kind: 'unbuildable', error: { ...outcome.error, message: `${when}: ${outcome.error.message}` } } : null;
+  return outcome?.kind === Outcome.reject ?
+    { kind: Outcome.unbuildable, error: { ...outcome.error, message: `${when}: ${outcome.error.message}` } } : null;
 }
 
 // build.effects collects what user code ran (getters, setters) during the call.
@@ -260,7 +270,7 @@ function serializeShared(build, effects, codecs, described) {
     if (teardown) outcomes[i] = { ...teardown, effects: o.effects };
   }
   if (secondChanged) outcomes[0] = null;
-  const clean = outcomes.filter((o) => o?.kind === 'ok' && !o.effects.length);
+  const clean = outcomes.filter((o) => o?.kind === Outcome.ok && !o.effects.length);
   if (described && clean.length) {
     describeInput(clean[0], build.value, described, effects);
     for (const o of clean.slice(1)) o.inputTree = clean[0].inputTree;
@@ -292,7 +302,7 @@ function deserialize(codec, payload, plain = false, around = (call) => call()) {
   const frame = framed(payload);
   return attempt(() => {
     const value = around(() => codec.deserialize(frame.subarray(4)));
-    return { kind: 'ok', tree: canonicalize(value, { frame: frame.buffer, plain }) };
+    return { kind: Outcome.ok, tree: canonicalize(value, { frame: frame.buffer, plain }) };
   });
 }
 
@@ -310,8 +320,8 @@ function roundtrip(codec, payload) {
 // error, and the framer's buffering state afterwards. No closure per read: a
 // stream cut byte by byte has a hundred reads and more.
 function stream(codec, data, chunks, plain = false) {
-  const created = attempt(() => ({ kind: 'ok', framer: codec.createFramer() }));
-  if (created.kind !== 'ok') return created;
+  const created = attempt(() => ({ kind: Outcome.ok, framer: codec.createFramer() }));
+  if (created.kind !== Outcome.ok) return created;
   const { framer } = created;
   const reads = [];
   for (const chunk of cut(data, chunks)) {
@@ -331,7 +341,7 @@ function stream(codec, data, chunks, plain = false) {
     }
     reads.push(read);
   }
-  return { kind: 'ok', reads };
+  return { kind: Outcome.ok, reads };
 }
 
 // Each read arrives in an ArrayBuffer of its own, as from libuv (and never in
@@ -358,5 +368,5 @@ function cut(data, sizes = []) {
 
 module.exports = {
   createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf, bytesInput,
-  kFrame,
+  kFrame, Outcome,
 };

@@ -7,7 +7,7 @@
 
 const { checks } = require('./checks');
 const { applyCorruption, Layout } = require('../wire/corrupt');
-const { frameOf, bytesInput } = require('./ops');
+const { frameOf, bytesInput, Outcome } = require('./ops');
 const { chunkSizes } = require('../wire/chunks');
 
 // The frame of a serialize outcome and its layout, made once per outcome: a
@@ -27,7 +27,7 @@ function laidOutFrame(outcome) {
 // is given; null when it cannot serialize the recipe.
 function* frameOnA(recipe, corruption) {
   const [outcome] = yield [['a', { op: 'serialize', input: { recipe } }]];
-  if (outcome.kind !== 'ok') return null;  // rejected, unbuildable, crashed
+  if (outcome.kind !== Outcome.ok) return null;  // rejected, unbuildable, crashed
   if (!corruption) return frameOf(outcome);
   const { frame, layout } = laidOutFrame(outcome);
   return applyCorruption(frame, corruption, layout);

@@ -86,8 +86,6 @@ class Batches {
     this.checked = 0;    // inputs checked whole in a batch
     this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
     this.paused = false;
-    // Told of each input a batch checked, with the check's type (the bench's trace of codec calls).
-    this.onChecked = null;
   }
 
   // Starts one check per input. results: a promise per input, in order, of its
@@ -153,7 +151,7 @@ class Batches {
         const i = indices[answered++];
         this.checked++;
         slots[i].resolve(part === 0 ? { differences: [] } : part);
-        this.onChecked?.(type, inputs[i]);
+        this.session.onChecked?.(type, inputs[i], false);
       },
     });
     const rest = indices.slice(answered);

@@ -36,6 +36,7 @@ const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
 const { isIndex } = require('../recipes/vocabulary');
 const { drive } = require('../oracle/drive');
+const { Outcome } = require('../oracle/ops');
 
 const kMaxSmi = 2 ** 31 - 1;
 const kMarker = '\u0000ipcfuzz-reached';
@@ -212,7 +213,7 @@ class KnownCrash {
   // What a worker gave an input judged to reach the crash: one that differs
   // from the crash shown before turns judging off for the run.
   #audited(outcome) {
-    const same = outcome.kind === 'crash' && (!this.crash ||
+    const same = outcome.kind === Outcome.crash && (!this.crash ||
       (outcome.signal === this.crash.signal && outcome.code === this.crash.code));
     if (same) {
       this.crash ??= { ...outcome };

@@ -13,20 +13,12 @@
 // A request that takes the worker down is answered by the driver: a crash or a hang.
 
 const { EnvironmentError, UsageError } = require('../base/errors');
+const { Outcome } = require('../oracle/ops');
 
 // How a worker process is told what observes its checks: `${kObserversFlag}JSON`
 // after its main module ([{ module, options }], see worker-main.js).
 const kObserversFlag = '--observers=';
 const observersArgs = (observers) => (observers.length ? [`${kObserversFlag}${JSON.stringify(observers)}`] : []);
-
-// The kinds of an outcome, one per codec call or request.
-const Outcome = Object.freeze({
-  ok: 'ok',                   // the codec gave a frame, a value, reads
-  reject: 'reject',           // the codec threw
-  unbuildable: 'unbuildable', // the input's value could not be built: no input at all
-  crash: 'crash',             // the worker died on it (a signal, or an exit code)
-  hang: 'hang',               // the worker did not answer within the time limit
-});
 
 // Whether an outcome cost its worker process.
 const tookWorkerDown = (outcome) => outcome.kind === Outcome.crash || outcome.kind === Outcome.hang;
@@ -113,6 +105,7 @@ class RecipeTable {
   }
 }
 
+// Outcome: the kinds of an outcome (oracle/ops.js), crash and hang those a driver gives.
 module.exports = {
   Outcome, tookWorkerDown, crashOutcome, hangOutcome, faultOf, faultError, RecipeNumbers, RecipeTable, kStderrTail,
   kObserversFlag, observersArgs,

@@ -29,7 +29,7 @@ const { confirm } = require('./confirm');
 const { CheckedBefore } = require('./checked-before');
 const { KnownCrash, judgeKnownCrash } = require('./crash-judge');
 const { placeCheck, placeRequest, crashShape } = require('./placement');
-const { tookWorkerDown } = require('./protocol');
+const { tookWorkerDown, Outcome } = require('./protocol');
 const { resolveNode, probeNode } = require('../base/binaries');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { runCheck } = require('../oracle/checks');
@@ -136,10 +136,9 @@ class Session {
     this.checked = blocking ? new CheckedBefore() : null;
     this.batches = blocking ? null : new Batches(this, { inProcess });
     this.screening = blocking ? useScreen : this.batches.inProcess;
-    // Blocking: told of each input checked in this process (its native side in
-    // a worker when screened) or in a worker apart, or given the result of such
-    // a check again, with the check's type and whether it was screened (the
-    // bench's trace of codec calls, fuzzers/jazzer/target.js).
+    // The bench's trace of codec calls: told of each input checked whole (in
+    // this process, a worker apart, a batch) or screened, or given the result
+    // of such a check again, with the check's type and whether it was screened.
     this.onChecked = null;
   }
 
@@ -278,7 +277,7 @@ class Session {
         result = part === null ? null : { ...part, type, input, differences: part.differences ?? [] };
       },
     }));
-    return outcome.kind === 'ok' ? result : undefined;
+    return outcome.kind === Outcome.ok ? result : undefined;
   }
 
   // Whether a difference of this input stands with both sides in fresh

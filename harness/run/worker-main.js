@@ -19,7 +19,7 @@ const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
 const { builtinCodecs, loadCodec } = require('../codecs');
 const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('../recipes/hosts');
-const { faultOf, RecipeTable, kObserversFlag } = require('./protocol');
+const { faultOf, RecipeTable, kObserversFlag, Outcome } = require('./protocol');
 
 const kReply = 3;
 // JSON has no form for a BigInt: an answer that holds one (somewhere a
@@ -42,7 +42,7 @@ const ops = {
   }),
   // For the parent's KnownCrash (session.js).
   judge: ({ input, codec }) =>
-    ({ kind: 'ok', reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
+    ({ kind: Outcome.ok, reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
 };
 // Whole checks get their recipes from fast-check, each new, or by number.
 const checkOps = createOps(inputBuilder({ byText: false }), { buildWorld });
@@ -98,7 +98,7 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [
       sent = performance.now();
     }
   }
-  return { outcome: { kind: 'ok', checked: inputs.length }, parts };
+  return { outcome: { kind: Outcome.ok, checked: inputs.length }, parts };
 }
 
 // The operations of a `many` request, in order, each answered as it would be
@@ -110,7 +110,7 @@ function many({ id, requests, recipes: added = [] }) {
     const { outcome, fault } = handle(recipes.request(request));
     reply({ id, parts: [fault ? { fault } : { outcome }] });
   }
-  return { kind: 'ok' };
+  return { kind: Outcome.ok };
 }
 
 function handle(request) {
@@ -140,7 +140,7 @@ function warmUp() {
   for (const codec of builtinCodecs) {
     // As a request comes and its answer goes; a codec this binary lacks is a fault.
     const { outcome } = handle(JSON.parse(toJson({ id: 0, op: 'serialize', codec, input: { recipe }, tree: true })));
-    if (outcome?.kind === 'ok') toJson(handle({ id: 0, ...payloadRequest('deserialize', outcome), codec }));
+    if (outcome?.kind === Outcome.ok) toJson(handle({ id: 0, ...payloadRequest('deserialize', outcome), codec }));
   }
 }
 
