@@ -27,8 +27,9 @@ const forkServerLibrary = path.join(__dirname, 'forkserver', 'build', 'forkserve
 const kStartMs = 5000;
 const { O_RDWR, O_NONBLOCK } = fs.constants;
 
-// Whether workers may come from a fork server: it is built, and not turned
-// off (IPCFUZZ_FORK_SERVER=off, to compare the two ways in the bench).
+// Whether workers may come from a fork server: it is built, and the user did
+// not turn it off (IPCFUZZ_FORK_SERVER=off, docs/commands.md), as on a system
+// where forking a preloaded node misbehaves.
 const forkServerBuilt = () => process.env.IPCFUZZ_FORK_SERVER !== 'off' && fs.existsSync(forkServerLibrary);
 
 // The first name of each signal number (SIGABRT rather than its alias SIGIOT), as child 'exit' events give.
