@@ -25,7 +25,9 @@ const kinds = {};
 for (const [file, module] of Object.entries(modules)) {
   for (const [name, kind] of Object.entries(module.kinds)) {
     if (Object.hasOwn(kinds, name)) throw new Error(`recipe kind ${name} is defined twice (kinds/${file})`);
-    kinds[name] = { ...kind, file };
+    // One shape for every kind, so that the walk's reads of them stay monomorphic.
+    kinds[name] = { binds: Boolean(kind.binds), check: kind.check ?? null, print: kind.print ?? null,
+      plan: kind.plan ?? null, draw: kind.draw ?? null, file };
   }
 }
 
@@ -45,12 +47,12 @@ function kindOf(recipe, path) {
 // itself is bound when steps or refs need a name for it.
 function emitNode(b, recipe, path, how) {
   const kind = kindOf(recipe, path);
-  let made = kind[how](recipe, path, b, kind.check?.(recipe, path));
-  if (!kind.binds && (recipe.id !== undefined || recipe.tamper)) made = b.bind(recipe, path, made);
-  if (recipe.tamper !== undefined && !Array.isArray(recipe.tamper)) {
-    throw new RecipeError(path, '"tamper" must be an array of steps');
-  }
-  const tamper = recipe.tamper ?? [];
+  const checked = kind.check === null ? undefined : kind.check(recipe, path);
+  let made = how === 'plan' ? kind.plan(recipe, path, b, checked) : kind.print(recipe, path, b, checked);
+  const { tamper } = recipe;
+  if (!kind.binds && (recipe.id !== undefined || tamper)) made = b.bind(recipe, path, made);
+  if (tamper === undefined) return made;
+  if (!Array.isArray(tamper)) throw new RecipeError(path, '"tamper" must be an array of steps');
   for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], made, `${path}.tamper[${i}]`, b, how);
   return made;
 }

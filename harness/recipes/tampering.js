@@ -140,7 +140,7 @@ const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${lab
 
 const isView = ArrayBuffer.isView;
 
-const steps = {
+const definitions = {
   set: {
     print(step, name, path, gen) {
       gen.lines.push(`${name}[${key(step.key, path)}] = ${gen.emit(step.value, `${path}.value`)};`);
@@ -279,6 +279,10 @@ const steps = {
   },
 };
 
+// One shape for every step, so that reads of them stay monomorphic.
+const steps = Object.fromEntries(Object.entries(definitions).map(([op, step]) =>
+  [op, { check: step.check ?? null, print: step.print, plan: step.plan }]));
+
 // The side of a check a world step changes: the process that serializes
 // (`send`, the default), the one that decodes the frames (`receive`), or both.
 const worldSteps = new Set(['proto', 'inherited-setter', 'patch', 'pool']);
@@ -296,7 +300,7 @@ function applyStep(step, target, path, b, how) {
   check(def, path, () => `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
   const side = sideOf(step, path);
   if (side !== 'both' && side !== (b.side ?? 'send')) return;
-  def[how](step, target, path, b, def.check?.(step, path));
+  def[how](step, target, path, b, def.check === null ? undefined : def.check(step, path));
 }
 
 module.exports = { steps, applyStep, getterSteps, worldSteps, patchOwners, patchLabel };
