@@ -249,7 +249,7 @@ const portSteps = {
   'symbol-getter': () => ({ op: 'define', key: { symbol: 'hidden' }, get: { returns: { k: 'number', v: 2 } } }),
 };
 
-// Steps that change the world a check runs in (kinds.js `side`): a
+// Steps that change the world a check runs in (tampering.js `side`): a
 // built-in's method or accessor recording its calls, Buffer's pool watched,
 // a data property on a receiving process's prototype. Appended to each
 // table, so that steps before them decode as they did.
