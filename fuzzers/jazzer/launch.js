@@ -24,8 +24,11 @@ const path = require('node:path');
 const framing = ['fuzzers/jazzer/inputs.js', 'harness/codecs/framing.js', 'harness/codecs/js.js',
   'harness/oracle/ops.js'];
 const instrumented = {
-  'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds.js', 'harness/recipes/interpret.js',
-    'harness/recipes/hosts.js',
+  // How a recipe is decoded and built: the grammar, the kind table with its
+  // definitions (`kinds` names kinds.js and kinds/ alike), the steps, the planner.
+  'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds', 'harness/recipes/tampering.js',
+    'harness/recipes/props.js', 'harness/recipes/checks.js', 'harness/recipes/runtime.js',
+    'harness/recipes/interpret.js', 'harness/recipes/hosts.js',
     'harness/codecs/js.js', 'harness/wire/annotate.js', 'harness/observe/value-classes.js'],
   'frame.js': framing,
   'stream.js': framing,

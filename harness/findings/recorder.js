@@ -15,7 +15,8 @@ const { reproScript } = require('./repro');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { classify } = require('../oracle/known');
 const { tiers } = require('../oracle/compare');
-const { reduce, sizeOf, isPairing, drive } = require('./reduce');
+const { reduce, sizeOf, isPairing } = require('./reduce');
+const { drive } = require('../oracle/drive');
 
 const kMeta = 'finding.json';
 

@@ -8,7 +8,7 @@
 // remove bytes (its length prefix kept right); a stream's remove bytes or a
 // read boundary. The reduction is a generator that yields the inputs to check
 // and gets their results back, so that one definition runs against a
-// blocking session or an async one (see drive).
+// blocking session or an async one (oracle/drive.js).
 
 const { recipeNodes } = require('../recipes/nodes');
 const { compileRecipe } = require('../recipes/codegen');
@@ -271,32 +271,4 @@ function isPairing(result, parts) {
   return explained('a') && explained('b') && parts.some((p) => p.result?.differences?.length > 0);
 }
 
-// Runs a generator whose yields are calls' results or promises of them, and
-// gives its return value: synchronously as long as every yield is not a promise.
-function drive(steps) {
-  let step = steps.next();
-  while (!step.done) {
-    if (step.value instanceof Promise) return driveAsync(steps, step.value);
-    step = steps.next(step.value);
-  }
-  return step.value;
-}
-
-async function driveAsync(steps, pending) {
-  let step;
-  try {
-    step = steps.next(await pending);
-  } catch (err) {
-    step = steps.throw(err);
-  }
-  while (!step.done) {
-    try {
-      step = steps.next(await step.value);
-    } catch (err) {
-      step = steps.throw(err);
-    }
-  }
-  return step.value;
-}
-
-module.exports = { reduce, stepsOf, sizeOf, isPairing, drive };
+module.exports = { reduce, stepsOf, sizeOf, isPairing };

@@ -22,10 +22,18 @@ function drive(steps, answer = (x) => x) {
   return step.value;
 }
 
+// A rejected answer is thrown into the generator, which may catch it.
 async function driveAsync(steps, answer, answered) {
   const settled = (x) => (Array.isArray(x) ? Promise.all(x) : x);
-  let step = steps.next(await settled(answered));
-  while (!step.done) step = steps.next(await settled(answer(step.value)));
+  const resume = async (pending) => {
+    try {
+      return steps.next(await settled(pending));
+    } catch (err) {
+      return steps.throw(err);
+    }
+  };
+  let step = await resume(answered);
+  while (!step.done) step = await resume(answer(step.value));
   return step.value;
 }
 

@@ -21,11 +21,10 @@
 //                       the slow path of every array read and copy that could
 //                       meet a hole, for the rest of the process (its
 //                       no-elements protector is never restored). In a worker
-//                       apart that had checked one of them (1 in 1,000 of
-//                       fast-check's value inputs), the other inputs that change
-//                       shared state cost 25 to 35% more CPU. They go to the
+//                       apart that had checked one of them, the other inputs
+//                       that change shared state cost more CPU. They go to the
 //                       worker of the screened inputs, which crashes and starts
-//                       anew often anyway (batches.js, sync-session.js).
+//                       anew often anyway (run/placement.js).
 
 const { recipeNodes } = require('./nodes');
 const { isIndex } = require('./vocabulary');
