@@ -70,7 +70,8 @@ async function jazzer({ flags, options, session, known, store, seconds, parallel
   const { runJazzer } = require('../../fuzzers/jazzer/engine');
   const { statuses } = await runJazzer({
     sides: session.sides, session, known, store, seconds, parallel, signal,
-    knownFile: options.knownFile, only: flags.targets, workDir: flags.workDir, seed: flags.seedNumber ?? 1,
+    knownFile: options.knownFile, timeoutMs: options.timeoutMs, only: flags.targets, workDir: flags.workDir,
+    seed: flags.seedNumber ?? 1,
     onProgress: (all) => progress('jazzer', all.map((s) =>
       `${s.label} #${s.totalExecs ?? s.execs} ${s.execsPerSecond}/s cov ${s.cov} corp ${s.corpus} findings ${s.findings.size}`).join(' | ')),
   });

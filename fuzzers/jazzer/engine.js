@@ -44,11 +44,14 @@ function dirs(target, workDir) {
 }
 
 // The target reads its configuration from the environment: Jazzer.js owns argv.
-function targetEnv({ sides, outDir, knownFile }) {
+function targetEnv({ sides, outDir, knownFile, timeoutMs }) {
   const env = {
     ...process.env,
     IPCFUZZ_A: sides.a.codec, IPCFUZZ_A_NODE: sides.a.node, IPCFUZZ_B: sides.b.codec, IPCFUZZ_OUT: outDir,
   };
+  // --timeout: one codec call's limit, as the fast-check engine's workers have it.
+  if (timeoutMs !== undefined) env.IPCFUZZ_TIMEOUT = String(timeoutMs);
+  else delete env.IPCFUZZ_TIMEOUT;
   delete env.IPCFUZZ_KNOWN;
   if (knownFile === null) env.IPCFUZZ_KNOWN = '';  // --no-known
   else if (knownFile !== undefined) env.IPCFUZZ_KNOWN = path.resolve(knownFile);
@@ -91,10 +94,10 @@ function spawnTarget({ target, node, seconds, limitMs = (seconds + kStartSeconds
 }
 
 // One libFuzzer process of one target; resolves with how it ended.
-function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, outDir, status, seed, stop }) {
+function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, timeoutMs, outDir, status, seed, stop }) {
   fs.mkdirSync(workDir, { recursive: true });
   const artifacts = fs.mkdtempSync(path.join(workDir, `${target}-artifacts-`));
-  const env = targetEnv({ sides, outDir, knownFile });
+  const env = targetEnv({ sides, outDir, knownFile, timeoutMs });
   env.IPCFUZZ_CRASHED = [env.IPCFUZZ_CRASHED, ...status.crashed].filter(Boolean).join(',');
   const child = spawnTarget({
     target, node: sides.b.node, seconds, limitMs, seed, workDir, artifacts, env, stdio: ['ignore', 'pipe', 'pipe'],
@@ -281,4 +284,4 @@ function defaultWorkDir() {
 
 const availableCores = () => os.availableParallelism?.() ?? os.cpus().length;
 
-module.exports = { runJazzer, spawnTarget, jobsPerTarget, targets, defaultWorkDir, availableCores };
+module.exports = { runJazzer, spawnTarget, targetEnv, jobsPerTarget, targets, defaultWorkDir, availableCores };

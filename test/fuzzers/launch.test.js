@@ -63,3 +63,25 @@ describe('Jazzer.js launcher', function () {
     assert.match(fs.readFileSync(script, 'utf8'), /--expose-internals/);
   });
 });
+describe('the Jazzer.js target\'s environment', function () {
+  const { targetEnv } = require('../../fuzzers/jazzer/engine');
+  const sides = { a: { codec: 'js', node: '/a/node' }, b: { codec: 'native', node: '/b/node' } };
+
+  it('carries --timeout to the target, and no limit left over from the caller\'s environment', function () {
+    assert.equal(targetEnv({ sides, outDir: '/o', timeoutMs: 2500 }).IPCFUZZ_TIMEOUT, '2500');
+    const saved = process.env.IPCFUZZ_TIMEOUT;
+    process.env.IPCFUZZ_TIMEOUT = '1';
+    try {
+      assert.equal(targetEnv({ sides, outDir: '/o' }).IPCFUZZ_TIMEOUT, undefined);
+    } finally {
+      if (saved === undefined) delete process.env.IPCFUZZ_TIMEOUT;
+      else process.env.IPCFUZZ_TIMEOUT = saved;
+    }
+  });
+
+  it('names the sides, the findings folder and the known list', function () {
+    const env = targetEnv({ sides, outDir: '/o', knownFile: null });
+    assert.deepEqual([env.IPCFUZZ_A, env.IPCFUZZ_A_NODE, env.IPCFUZZ_B, env.IPCFUZZ_OUT, env.IPCFUZZ_KNOWN],
+      ['js', '/a/node', 'native', '/o', '']);
+  });
+});
