@@ -87,6 +87,13 @@ const classCases = [
   { k: 'view', type: 'Uint8Array', bytes: '07', repeat: 65536 },
   { k: 'shapes', keys: ['x', 'y'], rows: [[num(1), num(1.5)], [num(1), num(1.5)]],
     then: [[1, 'x', { k: 'object', props: [] }]] },
+  // Views on resizable and growable buffers: a DataView a shrink left out of
+  // bounds (the JS codec throws, the native one writes it empty), and
+  // length-tracking views of a growth and a shrink.
+  { k: 'resizable', type: 'DataView', bytes: '01020304', maxByteLength: 8, offset: 2, length: 2, to: 1 },
+  { k: 'resizable', type: 'Uint8Array', bytes: '0102', maxByteLength: 6, to: 6 },
+  { k: 'resizable', type: 'Int16Array', bytes: '01020304', maxByteLength: 8, shared: true, to: 8 },
+  { k: 'resizable', type: 'Float64Array', bytes: '000000000000f03f', maxByteLength: 16, offset: 8, to: 4 },
   // Interceptor-backed host objects with keys at the index boundaries.
   ...['env', 'storage'].flatMap((k) => ['2147483647', '2147483648', '4294967295', 'x'].map((key) =>
     ({ k, props: [[key, { k: 'string', v: 'v' }], ['0', num(1)]] }))),
