@@ -1,5 +1,5 @@
 'use strict';
-// The stages of `make bench`, in the order they run, and their settings.
+// The stages of `make bench`, in the order they run (their settings: settings.js).
 // Each stage measures (in a process of its own: this file is its entry,
 // bench/deadline.js), sending every sample as it is taken; the samples it
 // sent before it ended or was cut are summarized in bench/run.js.
@@ -9,23 +9,7 @@ const transportTable = require('./transport-table');
 const throughput = require('./throughput');
 const ttf = require('./time-to-find');
 const { serveStage } = require('./deadline');
-
-const settings = {
-  full: {
-    codec: { reps: 5, seconds: 0.75, warmup: 0.2 },
-    inproc: { reps: 5, ms: 150 },
-    transport: { reps: 3, seconds: 0.3, warmup: 0.15 },
-    throughput: { reps: 3, seconds: 10 },
-    ttf: { seeds: [1, 2, 3, 4, 5], cap: 60 },
-  },
-  quick: {
-    codec: { reps: 1, seconds: 0.25, warmup: 0.1 },
-    inproc: { reps: 1, ms: 40 },
-    transport: { reps: 1, seconds: 0.1, warmup: 0.05 },
-    throughput: { reps: 1, seconds: 3 },
-    ttf: { seeds: [1], cap: 30 },
-  },
-};
+const { settings } = require('./settings');
 
 const log = (text) => process.stderr.write(`${text}\n`);
 

@@ -157,7 +157,7 @@ module.exports = {
 if (require.main === module) {
   const fs = require('node:fs');
   const { values, binaries } = require('./flags').parseTableFlags('transport-table');
-  const { settings } = require('./stages');
+  const { settings } = require('./settings');
   const s = settings[values.quick ? 'quick' : 'full'];
   const reps = Number(values.reps ?? s.transport.reps);
   (async () => {
