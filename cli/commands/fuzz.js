@@ -199,6 +199,8 @@ async function run(args) {
   const seconds = values.seconds - reachSeconds(values.seconds);
   const options = sessionOptions(values);
   const listed = loadKnown(options.knownFile);
+  // The engine's packages load before anything is made: one npm ci has not installed is named first.
+  if (values.engine !== 'jazzer') require('../../properties/engine');
   // The session checks the binaries (its workers start on first use): then the folder is made.
   const session = new Session(options);
   const known = splitByScope(listed, session.sides).applies;
