@@ -16,7 +16,9 @@
 // Where the fork server is built (harness/run/forkserver), the spawner starts one
 // node of it instead (fork-server-main.js), which forks each worker ready to run, and
 // the fork's monitor writes that last line: a crash then costs a fork, not a
-// node start. The workers that confirm a finding are always started afresh.
+// node start. It starts at the first loss of a worker, in the background, the
+// workers started meanwhile nodes: a run that loses none pays nothing for it,
+// and no check waits for it. The workers that confirm a finding are always started afresh.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -205,48 +207,82 @@ class BlockingWorker {
     }];
   }
 
-  // The fork server of this node, started on first use and waited for, or
-  // null: none asked for, or it did not start (a binary it cannot load in) or
-  // its first fork failed (stats.forkServerOff says which), or it ended (its
-  // shell's exit line), and workers are started afresh.
+  // The fork server of this node once it is ready, or null: none asked for, or
+  // no worker was lost yet, or it is still starting (started at the first loss),
+  // or it did not start (a binary it cannot load in) or its first fork failed
+  // (stats.forkServerOff says which), or it ended (its shell's exit line), and
+  // workers are started afresh.
   #zygote() {
     if (this.zygote === undefined) {
-      const [requests, answers, zygote] = this.#channel();
-      fs.writeSync(spawnerInput(),
-        `${requests}\t${answers}\t${zygote.stderr}\t${forkServerMain}\t${this.observers}\t${this.nodePath}\t${forkServerLibrary}\n`);
-      const first = this.#receive(zygote, Date.now() + kStartMs);
-      this.zygote = first?.ready && this.#probe(zygote) ? zygote : null;
-      if (!this.zygote) this.#stop(zygote);
-      if (!first?.ready) {
-        const how = first?.exit === undefined ? `was not ready within ${kStartMs} ms` : endedWith(...exitOf(first.exit));
-        this.stats.forkServerOff = forkServerOff(this.nodePath, `it ${how}`);
-      }
+      if (!this.stats.restarts) return null;
+      this.#startZygote();
+    }
+    if (this.zygote && !this.zygote.ready) {
+      this.#advanceZygote();
     } else if (this.zygote && this.#nextMessage(this.zygote)?.exit !== undefined) {
       this.#stop(this.zygote);
       this.zygote = null;
     }
-    return this.zygote;
+    return this.zygote?.ready ? this.zygote : null;
   }
 
-  // Whether a first fork of the fork server, its requests ended at once,
-  // says its pid, warms up and exits with code 0, and its monitor says so,
-  // within kStartMs: a fork that dies in the fork server's library (a
-  // monitor that aborts writes no exit line) would otherwise cost each
-  // request given to a fork its whole time limit. Where not, says why once.
+  #startZygote() {
+    const [requests, answers, zygote] = this.#channel();
+    fs.writeSync(spawnerInput(),
+      `${requests}\t${answers}\t${zygote.stderr}\t${forkServerMain}\t${this.observers}\t${this.nodePath}\t${forkServerLibrary}\n`);
+    Object.assign(zygote, { ready: false, probe: null, deadline: Date.now() + kStartMs });
+    this.zygote = zygote;
+  }
+
+  // Takes the fork server's start on, without waiting: its ready line, then
+  // the end of its first fork (see #probe), each within kStartMs. Where
+  // either fails, says why once.
+  #advanceZygote() {
+    const zygote = this.zygote;
+    const pending = (message) => message === undefined && Date.now() <= zygote.deadline;
+    if (!zygote.probe) {
+      const first = this.#receive(zygote, 0);
+      if (pending(first)) return;
+      if (!first?.ready) {
+        const how = first?.exit === undefined ? `was not ready within ${kStartMs} ms` : endedWith(...exitOf(first.exit));
+        this.#noZygote(`it ${how}`);
+        return;
+      }
+      this.#probe(zygote);
+    }
+    let end;
+    try {
+      end = this.#receive(zygote.probe, 0);
+    } catch {
+      end = null;  // a line cut short
+    }
+    if (pending(end)) return;
+    this.#stop(zygote.probe);
+    zygote.probe = null;
+    if (end?.exit === 0) {
+      zygote.ready = true;
+      return;
+    }
+    this.#noZygote(`its first fork ${end?.exit == null ? `did not end within ${kStartMs} ms` : endedWith(...exitOf(end.exit))}`);
+  }
+
+  #noZygote(why) {
+    this.stats.forkServerOff = forkServerOff(this.nodePath, why);
+    this.#stop(this.zygote);
+    this.zygote = null;
+  }
+
+  // Starts a first fork of the fork server, its requests ended at once: it
+  // must say its pid, warm up and exit with code 0, and its monitor say so: a
+  // fork that dies in the fork server's library (a monitor that aborts writes
+  // no exit line) would otherwise cost each request given to a fork its whole time limit.
   #probe(zygote) {
     const [requests, answers, probe] = this.#channel();
     this.#fork(zygote, requests, answers, probe);
     fs.closeSync(probe.toWorker);
     probe.toWorker = null;
-    let end;
-    try {
-      end = this.#receive(probe, Date.now() + kStartMs);
-    } catch { /* a line cut short */ }
-    this.#stop(probe);
-    if (end?.exit === 0) return true;
-    const how = end?.exit === undefined ? `did not end within ${kStartMs} ms` : endedWith(...exitOf(end.exit));
-    this.stats.forkServerOff = forkServerOff(this.nodePath, `its first fork ${how}`);
-    return false;
+    zygote.probe = probe;
+    zygote.deadline = Date.now() + kStartMs;
   }
 
   // Starts a worker booting, if none is, without waiting for it; returns this.
@@ -258,6 +294,7 @@ class BlockingWorker {
   // onPart(part): told of each part of the answer (a `checks` request's), in order.
   request(message, { onPart } = {}) {
     this.closed = false;
+    if (this.zygote && !this.zygote.ready) this.#advanceZygote();
     this.stats.requests++;
     this.boot();
     this.current.stderrFrom ??= sizeOf(this.current.stderr);
@@ -362,7 +399,14 @@ class BlockingWorker {
   // Ends the fork server and its forks: workers start as nodes from now on.
   #forkServerFailed(why) {
     this.stats.forkServerOff = forkServerOff(this.nodePath, why);
-    for (const worker of [this.current, ...this.spares, this.zygote]) if (worker) this.#stop(worker);
+    this.#stopAll();
+  }
+
+  // Ends its workers, the fork server and its first fork among them.
+  #stopAll() {
+    for (const worker of [this.current, ...this.spares, this.zygote?.probe, this.zygote]) {
+      if (worker) this.#stop(worker);
+    }
     this.current = null;
     this.spares = [];
     this.zygote = null;
@@ -372,6 +416,8 @@ class BlockingWorker {
     this.stats.restarts++;
     this.#stop(this.current);
     this.current = this.spares.shift() ?? this.#spawn();
+    // Spares wait for a fork server that is starting: nodes booting beside it would slow it and the checks.
+    if (this.zygote?.ready === false) return;
     while (this.spares.length < kSpares) this.spares.push(this.#spawn());
   }
 
@@ -403,10 +449,7 @@ class BlockingWorker {
 
   close() {
     this.closed = true;  // until its next request
-    for (const worker of [this.current, ...this.spares, this.zygote]) if (worker) this.#stop(worker);
-    this.current = null;
-    this.spares = [];
-    this.zygote = null;
+    this.#stopAll();
     process.removeListener('exit', this.onExit);
     // FIFOs made and never used (a worker's shell or the fork server removes its own).
     for (const fifo of this.fifos.flat()) fs.rmSync(fifo, { force: true });
