@@ -71,7 +71,12 @@ function prepare(request) {
       // as it does in ops.js, where that is the input's rejection.
       return () => {
         effects.length = 0;
-        build.setup();
+        // A setup that throws makes the input unbuildable, as in ops.js: no codec call.
+        try {
+          build.setup();
+        } catch {
+          return;
+        }
         quietly(() => codec.serialize(build.value));
         quietly(() => build.teardown());
       };
