@@ -25,7 +25,7 @@
 // ones would stand for as many inputs as any other.
 //   node bench/engine-run.js --engine fast-check|jazzer --target NAME [--seconds 10] [--seed 1] [--trace FILE]
 //                            [--findings DIR] [--warm-up SECONDS (fast-check; 0)] [--worker-flags FLAGS]
-// To see where the time goes: --worker-flags '--cpu-prof --cpu-prof-dir=DIR' gives every worker
+// To see where the time goes: --worker-flags='--cpu-prof --cpu-prof-dir=DIR' gives every worker
 // process of the fast-check engine those flags (a worker profile is written as it ends), and
 // `node --cpu-prof` profiles this one.
 
