@@ -13,6 +13,22 @@ const paths = async (target, mode) => {
   return JSON.parse(run.stdout);
 };
 
+// Runs `body` in a node of its own, where `s` is a blocking session of js
+// against codec b (a name or an adapter file), and gives what it printed, parsed.
+async function inBlockingSession(body, { b = 'native', ...options } = {}) {
+  const session = path.join(__dirname, '..', '..', 'harness', 'run', 'session');
+  const script = `
+    const { Session } = require(${JSON.stringify(session)});
+    const node = process.execPath;
+    const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(b)}, node } },
+      timeoutMs: 10000, ...${JSON.stringify(options)} });
+    ${body}
+    s.close();`;
+  const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
 describe('synchronous session', function () {
   this.timeout(300_000);
 
@@ -44,27 +60,17 @@ describe('synchronous session', function () {
   }
 
   it('runs an adapter file in a worker, whatever its binary', async function () {
-    const script = `
-      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-      const node = process.execPath;
-      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('hang.js'))}, node } },
-        timeoutMs: 1000 });
+    const out = await inBlockingSession(`
       const r = s.check('value', { recipe: { k: 'number', v: 1 } });
       process.stdout.write(JSON.stringify({ kinds: [r.outcomes.serialize.a.kind, r.outcomes.serialize.b.kind],
-        workers: s.workers.size }));
-      s.close();`;
-    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { kinds: ['ok', 'hang'], workers: 1 });
+        workers: s.workers.size }));`, { b: fixture('hang.js'), timeoutMs: 1000 });
+    assert.deepEqual(out, { kinds: ['ok', 'hang'], workers: 1 });
   });
 
   // The bench's trace of a Jazzer.js target's codec calls (fuzzers/jazzer/target.js).
   it('tells of each input checked in-process, given its result again too, and whether it was screened',
     async function () {
-    const script = `
-      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-      const node = process.execPath;
-      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+    const out = await inBlockingSession(`
       const told = [];
       s.onChecked = (type, input, screened) => told.push([type, input, screened]);
       const plain = { recipe: { k: 'number', v: 1 } };
@@ -77,31 +83,22 @@ describe('synchronous session', function () {
       s.check('value', crashed, { isolate: true });
       const which = (input) => [plain, again, screened, crashed].indexOf(input);
       process.stdout.write(JSON.stringify({ told: told.map(([type, input, screened]) => [type, which(input), screened]),
-        workers: s.workers.size }));
-      s.close();`;
-    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), {
+        workers: s.workers.size }));`);
+    assert.deepEqual(out, {
       told: [['value', 0, false], ['value', 1, false], ['value', 2, true], ['value', 2, true]], workers: 1,
     });
   });
 
   it('serializes here a screened input the crash judge finds clear of the known crash', async function () {
-    const script = `
-      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-      const node = process.execPath;
-      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+    const out = await inBlockingSession(`
       // The screen sees an index key on a host object; a step takes it away before the codec comes.
       const port = (key) => ({ k: 'port', props: [[key, { k: 'number', v: 1 }]], tamper: [{ op: 'delete', key: '0' }] });
       const clear = s.checkInFull('value', { recipe: port('0') });
       const workers = s.workers.size;
       const crash = s.checkInFull('value', { recipe: port('1') });
       process.stdout.write(JSON.stringify({ screened: [s.screened(clear.input), s.screened(crash.input)],
-        kinds: [clear, crash].map((r) => r.outcomes.serialize.b.kind), workers: [workers, s.workers.size] }));
-      s.close();`;
-    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-    assert.equal(run.code, 0, run.stderr);
-    const { screened, kinds, workers } = JSON.parse(run.stdout);
+        kinds: [clear, crash].map((r) => r.outcomes.serialize.b.kind), workers: [workers, s.workers.size] }));`);
+    const { screened, kinds, workers } = out;
     assert.deepEqual(screened, Array(2).fill('index key on a host object'));
     assert.deepEqual(kinds, ['ok', 'crash']);
     assert.deepEqual(workers, [0, 1], 'the clear one ran in a worker');
@@ -109,30 +106,20 @@ describe('synchronous session', function () {
 
   // libFuzzer's mutations of a crashing input often leave its recipe as it was.
   it('gives a request that crashed its worker the same crash again, without another worker', async function () {
-    const script = `
-      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-      const node = process.execPath;
-      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: ${JSON.stringify(fixture('abort.js'))}, node } },
-        timeoutMs: 10000 });
+    const out = await inBlockingSession(`
       // In full: a check given again (checked-before.js) would not run the request.
       const b = (v) => s.checkInFull('value', { recipe: { k: 'number', v } }).outcomes.serialize.b;
       const outcomes = [b(1), b(1), b(2)].map((o) => [o.kind, o.signal]);
-      process.stdout.write(JSON.stringify({ outcomes, crashes: [...s.workers.values()][0].stats.crashes }));
-      s.close();`;
-    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-    assert.equal(run.code, 0, run.stderr);
+      process.stdout.write(JSON.stringify({ outcomes, crashes: [...s.workers.values()][0].stats.crashes }));`,
+      { b: fixture('abort.js') });
     const crash = ['crash', 'SIGABRT'];
-    assert.deepEqual(JSON.parse(run.stdout), { outcomes: [crash, crash, crash], crashes: 2 });
+    assert.deepEqual(out, { outcomes: [crash, crash, crash], crashes: 2 });
   });
 
   it('checks an input that changes a built-in prototype in a worker of its own, isolated if it crashes there',
     async function () {
-      const script = `
-        const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-        const node = process.execPath;
-        // No screen: the input shaped like the known native crash is not foreseen.
-        const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } },
-          timeoutMs: 10000, useScreen: false });
+      // No screen: the input shaped like the known native crash is not foreseen.
+      const out = await inBlockingSession(`
         const told = [];
         s.onChecked = (type, input) => told.push(input.recipe.props[0][0]);
         const proto = [{ op: 'proto', of: 'Object', key: 'p', value: { k: 'number', v: 1 } }];
@@ -144,11 +131,9 @@ describe('synchronous session', function () {
         process.stdout.write(JSON.stringify({
           differences: checked.map((r) => r.differences.map((d) => d.signature)),
           outcomes: [Boolean(checked[0].outcomes), Object.keys(full.outcomes ?? {})],
-          crash: checked[1].outcomes?.serialize.b.kind, told, apart: s.apart.stats, workers: s.workers.size }));
-        s.close();`;
-      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-      assert.equal(run.code, 0, run.stderr);
-      const { differences, outcomes, crash, told, apart, workers } = JSON.parse(run.stdout);
+          crash: checked[1].outcomes?.serialize.b.kind, told, apart: s.apart.stats, workers: s.workers.size }));`,
+        { useScreen: false });
+      const { differences, outcomes, crash, told, apart, workers } = out;
       assert.deepEqual(differences, [[], ...Array(2).fill(['crash/serialize/b:crash SIGSEGV'])]);
       // The differences of a check apart, every outcome when asked in full.
       assert.deepEqual(outcomes, [false, ['serialize', 'decode']]);
@@ -160,29 +145,20 @@ describe('synchronous session', function () {
     });
 
   it('checks an input that gives Object.prototype an element in the worker of the screened inputs', async function () {
-    const script = `
-      const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-      const node = process.execPath;
-      const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+    const out = await inBlockingSession(`
       const setter = (key) => ({ recipe: { k: 'array', items: [{ k: 'number', v: 1 }], length: 3,
         tamper: [{ op: 'inherited-setter', key, throws: 'setter called' }] } });
       const results = [setter('1'), setter('x')].map((input) => s.check('value', input).differences.length);
       process.stdout.write(JSON.stringify({ results, apart: s.apart.stats.requests,
-        screened: s.worker(node).stats.requests }));
-      s.close();`;
-    const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-    assert.equal(run.code, 0, run.stderr);
-    const { results, apart, screened } = JSON.parse(run.stdout);
+        screened: s.worker(node).stats.requests }));`);
+    const { results, apart, screened } = out;
     assert.equal(results.length, 2);
     assert.deepEqual([screened, apart], [1, 1], 'the element in the screened inputs\' worker, the named key apart');
   });
 
   it('builds a screened input that changes a built-in prototype only in its worker, and judges its crash there',
     async function () {
-      const script = `
-        const { Session } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'harness', 'run', 'session'))});
-        const node = process.execPath;
-        const s = new Session({ blocking: true, sides: { a: { codec: 'js', node }, b: { codec: 'native', node } }, timeoutMs: 10000 });
+      const out = await inBlockingSession(`
         const sent = [];
         const worker = s.worker(node);
         const request = worker.request.bind(worker);
@@ -199,11 +175,8 @@ describe('synchronous session', function () {
           const lines = sent.splice(0);
           return [result.differences.map((d) => d.signature), lines];
         });
-        process.stdout.write(JSON.stringify({ differences, judged: s.knownCrash.judged, apart: s.apart }));
-        s.close();`;
-      const run = await runNode(node26, ['--expose-internals', '--no-warnings', '-e', script]);
-      assert.equal(run.code, 0, run.stderr);
-      const { differences, judged, apart } = JSON.parse(run.stdout);
+        process.stdout.write(JSON.stringify({ differences, judged: s.knownCrash.judged, apart: s.apart }));`);
+      const { differences, judged, apart } = out;
       const crashed = ['crash/serialize/b:crash SIGSEGV'];
       // Both sides' values are built in the worker, which judges the known crash too: the
       // first crash is run to be shown, the second judged.
