@@ -49,4 +49,50 @@ function afterOutput(child, done, drainMs = 1000) {
   });
 }
 
-module.exports = { lineSplitter, jsonLines, onLines, onJsonLines, afterOutput };
+// JSON.stringify's text of a message of plain data, written with a stack of
+// its own: a worker's answer can hold the tree of a value nested deeper than
+// JSON.stringify's recursion reaches (JSON.parse, iterative, reads it back). A
+// BigInt is written as its digits and `n`, where JSON.stringify throws.
+const kLeftOut = Symbol('left out');
+function asJson(value, key) {
+  if (typeof value?.toJSON === 'function') value = value.toJSON(key);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return kLeftOut;
+  return value;
+}
+
+function stringifyDeep(message) {
+  const parts = [];
+  // Text to write, or { value } to write as JSON; the next one is on top.
+  const tasks = [{ value: asJson(message, '') }];
+  while (tasks.length) {
+    const task = tasks.pop();
+    if (typeof task === 'string') {
+      parts.push(task);
+      continue;
+    }
+    const { value } = task;
+    if (value === kLeftOut) {
+      parts.push('null');  // an array's item; an object's member is left out below
+    } else if (value === null || typeof value !== 'object') {
+      parts.push(JSON.stringify(value));
+    } else if (Array.isArray(value)) {
+      tasks.push(']');
+      for (let i = value.length - 1; i >= 0; i--) {
+        tasks.push({ value: asJson(value[i], String(i)) });
+        if (i > 0) tasks.push(',');
+      }
+      tasks.push('[');
+    } else {
+      const members = Object.keys(value).map((k) => [k, asJson(value[k], k)]).filter(([, v]) => v !== kLeftOut);
+      tasks.push('}');
+      for (let i = members.length - 1; i >= 0; i--) {
+        tasks.push({ value: members[i][1] }, `${i > 0 ? ',' : ''}${JSON.stringify(members[i][0])}:`);
+      }
+      tasks.push('{');
+    }
+  }
+  return parts.join('');
+}
+
+module.exports = { lineSplitter, jsonLines, onLines, onJsonLines, afterOutput, stringifyDeep };

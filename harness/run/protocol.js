@@ -40,7 +40,16 @@ function faultOf(err) {
   return { kind: 'internal', message: err?.stack ?? String(err) };
 }
 
-const faultError = (fault) => new (fault.kind === 'usage' ? UsageError : EnvironmentError)(fault.message);
+// The error a fault is in this process: the input's or the environment's is
+// said in a line (exit 2); an internal one is a bug of ipcfuzz, which keeps the
+// worker's stack for its report (exit 3), never an environment's fault.
+function faultError(fault) {
+  if (fault.kind === 'usage') return new UsageError(fault.message);
+  if (fault.kind === 'environment') return new EnvironmentError(fault.message);
+  const err = new Error(`in a worker: ${fault.message.split('\n')[0]}`);
+  err.stack = `Error: in a worker: ${fault.message}`;
+  return err;
+}
 
 // Recipes travel once per worker process and then by number: the frame and
 // stream pools send the same recipes again and again, and reading one costs

@@ -14,7 +14,7 @@
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 const { createOps, payloadRequest } = require('../oracle/ops');
-const { onJsonLines } = require('../base/json-lines');
+const { onJsonLines, stringifyDeep } = require('../base/json-lines');
 const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
 const { builtinCodecs, loadCodec } = require('../codecs');
 const { judgeKnownCrash } = require('./crash-judge');
@@ -22,16 +22,16 @@ const { hostTypes } = require('../recipes/hosts');
 const { faultOf, RecipeTable, kObserversFlag, Outcome } = require('./protocol');
 
 const kReply = 3;
-// JSON has no form for a BigInt: an answer that holds one (somewhere a
-// value's own fields reach a description) has it written as its digits and
-// `n`, rather than the request failing inside this process.
-const bigIntAsText = (key, value) => (typeof value === 'bigint' ? `${value}n` : value);
+// An answer JSON.stringify cannot write, one that holds a BigInt (somewhere a
+// value's own fields reach a description) or the tree of a value nested past
+// its recursion, is written by stringifyDeep, rather than the request failing
+// inside this process.
 function toJson(message) {
   try {
     return JSON.stringify(message);
   } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return JSON.stringify(message, bigIntAsText);
+    if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+    return stringifyDeep(message);
   }
 }
 const reply = (message) => fs.writeSync(kReply, `${toJson(message)}\n`);

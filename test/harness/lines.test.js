@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert');
 const { spawn } = require('node:child_process');
-const { onLines, onJsonLines, afterOutput } = require('../../harness/base/json-lines');
+const { onLines, onJsonLines, afterOutput, stringifyDeep } = require('../../harness/base/json-lines');
 
 describe('lines', function () {
   it('gives each line once, whole, however the text is cut', function () {
@@ -24,6 +24,36 @@ describe('lines', function () {
 
   // 'exit' can come before the last lines are read: here they are written
   // late, by a process the child left behind, as a target's workers can.
+  it('writes a message as JSON.stringify does, BigInts as their digits and n', function () {
+    const messages = [
+      { a: 1, b: 'x"y\n', c: [1, undefined, null, () => 1, Symbol('s')], d: undefined, e: NaN, f: -0, g: true },
+      [{ t: 'view', bytes: Buffer.from('ab') }, new Date(0), {}, [], [[]], ''],
+      { id: 3, parts: [{ outcome: { kind: 'ok', tree: { t: 'map', entries: [[{ t: 'number', v: 1 }, null]] } } }] },
+    ];
+    for (const message of messages) assert.equal(stringifyDeep(message), JSON.stringify(message));
+    assert.equal(stringifyDeep({ v: 12n, list: [-3n] }), '{"v":"12n","list":["-3n"]}');
+  });
+
+  // The tree of a value nested past the stack limit, as a worker's answer may hold.
+  it('writes a message nested deeper than JSON.stringify reaches, which JSON.parse reads back', function () {
+    const depth = 100_000;
+    const root = { t: 'object', props: [] };
+    let node = root;
+    for (let i = 0; i < depth; i++) {
+      const inner = { t: 'object', props: [] };
+      node.props.push(['a', inner]);
+      node = inner;
+    }
+    assert.throws(() => JSON.stringify(root), RangeError);
+    let back = JSON.parse(stringifyDeep(root));
+    let levels = 0;
+    while (back.props.length) {
+      back = back.props[0][1];
+      levels++;
+    }
+    assert.equal(levels, depth);
+  });
+
   it('reports how a child ended only after its last lines', async function () {
     const child = spawn('sh', ['-c', '(sleep 0.2; echo "last words" >&2) & kill -SEGV $$'],
       { stdio: ['ignore', 'ignore', 'pipe'] });
