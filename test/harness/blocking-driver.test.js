@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { BlockingWorker, forkServerLibrary } = require('../../harness/run/blocking-driver');
-const { node26, fixture, skipWith, descendants } = require('../fixtures/helpers');
+const { node26, fixture, skipWith, descendants, requestUntilForkServerReady } = require('../fixtures/helpers');
 
 // The workers that synchronous workers of this process started: node
 // processes below it, not its own children (a worker process of another kind).
@@ -65,8 +65,9 @@ describe('synchronous worker', function () {
         const first = worker.request({ op: 'serialize', codec: fixture('abort.js'), input: { recipe } });
         assert.equal(first.kind, 'crash');
         requests++;
-        for (const until = Date.now() + 10_000; forkServer && !worker.zygote?.ready && Date.now() < until; requests++) {
-          assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
+        if (forkServer) {
+          requests += requestUntilForkServerReady(worker,
+            () => assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok'));
         }
         for (let i = 0; i < 2; i++) {
           const crash = worker.request({ op: 'serialize', codec: fixture('abort.js'), input: { recipe } });
@@ -127,9 +128,8 @@ describe('synchronous worker', function () {
         try {
           // A lost worker starts the fork server: once it is ready, the workers after a crash are forks.
           assert.equal(worker.request(requests[1]).kind, 'crash');
-          for (const until = Date.now() + 10_000; forkServer && !worker.zygote?.ready && Date.now() < until;) {
-            assert.equal(worker.request(requests[0]).kind, 'ok');
-          }
+          const ok = () => assert.equal(worker.request(requests[0]).kind, 'ok');
+          if (forkServer) requestUntilForkServerReady(worker, ok);
           const all = requests.map((request) => worker.request(request));
           assert.deepEqual([worker.zygote !== null, worker.current.forked], [forkServer, forkServer]);
           return all;
@@ -154,9 +154,7 @@ describe('synchronous worker', function () {
         assert.deepEqual([worker.zygote, worker.current.forked], [undefined, false]);
         assert.equal(check('native').signal, 'SIGSEGV');
         assert.deepEqual([worker.zygote?.ready, worker.current.forked], [false, false]);
-        for (const until = Date.now() + 10_000; !worker.zygote?.ready && Date.now() < until;) {
-          assert.equal(check('js').kind, 'ok');
-        }
+        requestUntilForkServerReady(worker, () => assert.equal(check('js').kind, 'ok'));
         assert.equal(worker.stats.forkServerOff, null);
         assert.equal(check('native').signal, 'SIGSEGV');
         assert.equal(worker.current.forked, true);

@@ -13,7 +13,7 @@ const { Session } = require('../../harness/run/session');
 const { BlockingWorker } = require('../../harness/run/blocking-driver');
 const { forkServerLibrary } = require('../../harness/run/fork-server');
 const { resolveNode, pinnedVersions } = require('../../harness/base/binaries');
-const { root, fixture, waitWhile, skipWith } = require('../fixtures/helpers');
+const { root, fixture, waitWhile, skipWith, requestUntilForkServerReady } = require('../fixtures/helpers');
 
 const recipe = { k: 'number', v: 1 };
 const abort = fixture('abort.js');
@@ -86,7 +86,7 @@ describe('fork server', function () {
       const ok = () => assert.equal(worker.request({ op: 'serialize', codec: 'js', input: { recipe } }).kind, 'ok');
       try {
         crashed();  // in a node, whose loss starts the fork server
-        for (const until = Date.now() + kTimeoutMs; !worker.zygote?.ready && Date.now() < until;) ok();
+        requestUntilForkServerReady(worker, ok, kTimeoutMs);
         for (let i = 0; i < 3; i++) {
           const started = Date.now();
           crashed();
