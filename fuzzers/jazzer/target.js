@@ -158,7 +158,7 @@ function fuzzOne(target, data) {
   for (const difference of fresh) {
     for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
       if (status === 'finding') announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
-      else if (status === 'history' || status === 'seen-again' || status === 'pairing') announce(status, d.signature);
+      else if (['history', 'seen-again', 'pairing', 'consequence'].includes(status)) announce(status, d.signature);
     }
   }
 }

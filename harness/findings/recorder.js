@@ -14,7 +14,7 @@ const { renderResult } = require('./report');
 const { reproScript } = require('./repro');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { classify } = require('../oracle/known');
-const { tiers } = require('../oracle/compare');
+const { tiers, effectsCause } = require('../oracle/compare');
 const { reduce, sizeOf, isPairing } = require('./reduce');
 const { drive } = require('../oracle/drive');
 
@@ -236,7 +236,8 @@ class FindingRecorder {
     this.seenAgain = new Map();
     this.historyDependent = new Set();  // signatures that did not stand, at least once
     this.historyTries = new Map();  // signature -> times it did not stand
-    this.pairings = new Map();  // signature -> times it was found to pair causes
+    // signature -> { status, times }: found to pair causes (pairing) or to follow from one (consequence)
+    this.explained = new Map();
     this.met = new Map();  // signature -> inputs of this run that showed it, known differences apart
   }
 
@@ -268,11 +269,11 @@ class FindingRecorder {
     this.knownHits.set(d.known, (this.knownHits.get(d.known) ?? 0) + 1);
   }
 
-  // A signature found this often to pair causes, or not to stand in fresh
+  // A signature found this often to pair causes or follow from one, or not to stand in fresh
   // processes, is not examined again in this run: another input of it may
   // still show a real difference (number representation does both ways).
   #settled(signature) {
-    return (this.pairings.get(signature) ?? 0) >= kTriesBeforeSettled ||
+    return (this.explained.get(signature)?.times ?? 0) >= kTriesBeforeSettled ||
       (this.historyTries.get(signature) ?? 0) >= kTriesBeforeSettled;
   }
 
@@ -321,7 +322,9 @@ class FindingRecorder {
   // What a new difference of a result comes to: a list of { difference,
   // status, finding? }, status one of finding (saved now), found (a finding
   // of this run already), seen-again, known, history (it did not stand),
-  // pairing (the difference paired causes; its parts follow it in the list).
+  // pairing (the difference paired causes; its parts follow it in the list),
+  // consequence (user code that one codec ran and the other did not made
+  // it; that effects difference follows it, under `cause`).
   // Synchronous when the check and confirm functions are.
   settle(result, difference, origin = {}, about = {}) {
     return drive(this.#settle(result, difference, origin, about, new Set()));
@@ -344,10 +347,25 @@ class FindingRecorder {
     return out;
   }
 
+  // Each difference of a result that explains another (a part of a pairing, a cause), sorted and settled.
+  * #settleAll(result, origin, about, met) {
+    const sorted = this.sort(result);
+    const out = [];
+    for (const d of sorted.known) out.push({ difference: d, status: 'known' });
+    for (const d of sorted.seenAgain) out.push({ difference: d, status: 'seen-again' });
+    for (const d of sorted.found) out.push({ difference: d, status: 'found', finding: this.findings.get(d.signature) });
+    for (const d of sorted.fresh) out.push(...yield* this.#settle(result, d, origin, about, met));
+    return out;
+  }
+
+  #explained(signature, status) {
+    this.explained.set(signature, { status, times: (this.explained.get(signature)?.times ?? 0) + 1 });
+  }
+
   * #settle(result, difference, origin, about, met) {
     const { signature } = difference;
     if (this.findings.has(signature)) return [{ difference, status: 'found', finding: this.findings.get(signature) }];
-    if (this.#settled(signature)) return [{ difference, status: this.pairings.has(signature) ? 'pairing' : 'history' }];
+    if (this.#settled(signature)) return [{ difference, status: this.explained.get(signature)?.status ?? 'history' }];
     if (this.isSaved(signature)) return [{ difference, status: 'seen-again' }];
     if (met.has(signature)) return [];
     met.add(signature);
@@ -359,19 +377,19 @@ class FindingRecorder {
     }
     const { result: final, difference: shown, reduction, parts } = reduced;
     if (parts) {
-      this.pairings.set(signature, (this.pairings.get(signature) ?? 0) + 1);
+      this.#explained(signature, 'pairing');
       const out = [{ difference: shown, status: 'pairing', reduction }];
       for (const part of parts) {
-        const sorted = this.sort(part.result);
-        for (const d of sorted.known) out.push({ difference: d, status: 'known' });
-        for (const d of sorted.seenAgain) out.push({ difference: d, status: 'seen-again' });
-        for (const d of sorted.found) {
-          out.push({ difference: d, status: 'found', finding: this.findings.get(d.signature) });
-        }
-        for (const d of sorted.fresh) {
-          out.push(...yield* this.#settle(part.result, d, { ...origin, pairedIn: signature }, about, met));
-        }
+        out.push(...yield* this.#settleAll(part.result, { ...origin, pairedIn: signature }, about, met));
       }
+      return out;
+    }
+    const cause = effectsCause(final.differences, shown);
+    if (cause) {
+      this.#explained(signature, 'consequence');
+      const out = [{ difference: shown, status: 'consequence', cause: cause.signature, reduction }];
+      const alone = { ...final, differences: [cause] };
+      out.push(...yield* this.#settleAll(alone, { ...origin, consequence: signature }, about, met));
       return out;
     }
     // Known once reduced: a known entry's matcher may name the reduced place.

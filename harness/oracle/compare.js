@@ -19,6 +19,8 @@
 const { annotateFrame, fieldsAround } = require('../wire/annotate');
 const { sameBytes, sameRun, kRun } = require('./canonical');
 const { frameOf } = require('./ops');
+const { patchOwnerNames } = require('../recipes/tampering');
+const { viewTypes } = require('../wire/tags');
 
 const tiers = [
   'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
@@ -241,14 +243,58 @@ function compareOutcomes(op, where, oa, ob) {
   }
   // Effects are compared when both ended alike: a different error explains the rest.
   if (sameEnd(oa, ob) && oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
+    // User code that ran names the difference before the pool, whose moves follow from what was written.
+    const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
+    const [xa, xb] = JSON.stringify(ea) !== JSON.stringify(eb) ? [ea, eb] : [oa.effects, ob.effects];
     let i = 0;
-    while (oa.effects[i] === ob.effects[i]) i++;
-    // How far the pool moved depends on the value, not on the cause: one signature for any amount.
-    const first = String(oa.effects[i] ?? ob.effects[i]).replace(/^pool \+\d+$/, 'pool moved');
-    out.push(difference('effects', op, where, a, b, `${oa.effects[i] ? 'a' : 'b'} ${first}`,
+    while (xa[i] === xb[i]) i++;
+    out.push(difference('effects', op, where, a, b, `${xa[i] !== undefined ? 'a' : 'b'} ${effectClass(xa[i] ?? xb[i])}`,
       `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
   }
   return out;
+}
+
+const isPoolEffect = (effect) => /^pool /.test(effect);
+
+// The owners of built-ins a recipe may replace (a `patch` step), longest
+// first so that v8.Serializer is not taken for a global v8; the views'
+// (%TypedArray%, DataView, each view type) are one owner: the JS codec reads
+// any view's fields through them, the same way.
+const patchOwners = [...patchOwnerNames].sort((x, y) => y.length - x.length);
+const viewOwners = new Set(['TypedArray', 'DataView', ...viewTypes]);
+
+// What a signature calls an effect: the user code that ran, not which of
+// its reads came first, which depends on the value (a Buffer's `buffer`, a
+// DataView's `byteLength`). Reads through a recorded prototype are one
+// class; the methods or accessors of one replaced built-in one class; how
+// far Buffer's pool moved one. A getter or setter of the value keeps its key.
+function effectClass(effect) {
+  const text = String(effect);
+  if (/^pool \+\d+$/.test(text)) return 'pool moved';
+  if (text.startsWith('proto get ')) return 'proto get *';
+  const [, verb, label] = /^(get|set|call) (.*)$/s.exec(text) ?? [];
+  if (!verb) return text;
+  for (const owner of patchOwners) {
+    if (label.startsWith(`${owner}.prototype.`)) {
+      return `${verb} ${viewOwners.has(owner) ? 'ArrayBufferView' : owner}.prototype.*`;
+    }
+    // Only a call: a getter of the value's own well-known-symbol key reads "get Symbol.toStringTag".
+    if (verb === 'call' && label.startsWith(`${owner}.`)) return `call ${owner}.*`;
+  }
+  return text;
+}
+
+// Tiers of what a codec wrote or read back, which user code run on one side
+// alone can change.
+const consequenceTiers = new Set(['bytes', 'classification', 'value']);
+
+// The effects difference among `differences` that explains `d`: user code
+// (not the pool) that one codec ran and the other did not, while writing or
+// reading (the same operation) or while writing what was read. Null for none.
+function effectsCause(differences, d) {
+  if (!consequenceTiers.has(d.tier)) return null;
+  return differences.find((e) => e.tier === 'effects' && (e.op === d.op || e.op === 'serialize') &&
+    !/^[ab] pool /.test(e.signature.slice(`effects/${e.op}/`.length))) ?? null;
 }
 
 // Where two frames that are not the same part: { offset, field }, and
@@ -347,6 +393,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
-  printed,
+  printed, effectClass, effectsCause,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
 };

@@ -4,7 +4,7 @@
 // printed code acting on the variable `name`; plan(step, target, path,
 // plan, checked) adds the closures that do the same to what target(c) reads.
 const { RecipeError } = require('./errors');
-const { lit, check, count, entries, key, labelOf, globalName } = require('./checks');
+const { lit, check, count, entries, key, labelOf, globalName, globals } = require('./checks');
 const { helper, assign, remove, keyOf, constant, run, globalOf, inBody } = require('./runtime');
 const { worldSides } = require('./vocabulary');
 
@@ -136,6 +136,8 @@ const patchOwners = {
   'v8.Deserializer': 'require(\'node:v8\').Deserializer',
   'TypedArray': 'Object.getPrototypeOf(Uint8Array)',
 };
+// Every name a patch step's `of` may take.
+const patchOwnerNames = [...Object.keys(patchOwners), ...globals];
 const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${labelOf(step.key)}`;
 
 const isView = ArrayBuffer.isView;
@@ -303,4 +305,4 @@ function applyStep(step, target, path, b, how) {
   def[how](step, target, path, b, def.check === null ? undefined : def.check(step, path));
 }
 
-module.exports = { steps, applyStep, getterSteps, worldSteps, patchOwners, patchLabel };
+module.exports = { steps, applyStep, getterSteps, worldSteps, patchOwners, patchOwnerNames, patchLabel };

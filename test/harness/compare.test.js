@@ -2,7 +2,7 @@
 // Outcome comparison: which tier a difference lands in, first on constructed
 // outcomes, then on real inputs that produce each tier.
 const assert = require('node:assert/strict');
-const { compareOutcomes, compareReads, treeDiff, tiers } = require('../../harness/oracle/compare');
+const { compareOutcomes, effectsCause, compareReads, treeDiff, tiers } = require('../../harness/oracle/compare');
 const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
 
@@ -145,6 +145,62 @@ describe('compare', function () {
       const both = compareOutcomes('serialize', 'serialize',
         ok({ bytes: 'aa', effects: ['x'] }), ok({ bytes: 'bb', effects: [] }));
       assert.deepEqual(tiersOf(both), ['bytes', 'effects']);
+    });
+  });
+
+  describe('effects signatures', function () {
+    const signatureOf = (ea, eb) => compareOutcomes('serialize', 'serialize', ok({ bytes: 'aa', effects: ea }),
+      ok({ bytes: 'aa', effects: eb }))[0].signature;
+
+    it('name the user code that ran, not which of its reads came first', function () {
+      const same = [
+        [['proto get buffer'], ['proto get byteLength'], ['proto get Symbol(Symbol.toStringTag)']],
+        [['get TypedArray.prototype.buffer'], ['get DataView.prototype.byteLength'],
+          ['get TypedArray.prototype.Symbol.toStringTag']],
+        [['call v8.Serializer.prototype.writeHeader'], ['call v8.Serializer.prototype.writeUint32']],
+        [['call Buffer.allocUnsafe'], ['call Buffer.from']],
+      ];
+      for (const group of same) {
+        const signatures = group.map((effects) => signatureOf(effects, []));
+        assert.equal(new Set(signatures).size, 1, signatures.join(', '));
+      }
+      assert.equal(signatureOf(['proto get buffer'], []), 'effects/serialize/a proto get *');
+      assert.equal(signatureOf([], ['get TypedArray.prototype.buffer']),
+        'effects/serialize/b get ArrayBufferView.prototype.*');
+    });
+
+    it('keep apart different user code, and the getters of different keys', function () {
+      const apart = [['proto get buffer'], ['get TypedArray.prototype.buffer'], ['call TypedArray.prototype.set'],
+        ['call v8.Serializer.prototype.writeHeader'], ['call v8.Deserializer.prototype.readHeader'],
+        ['get a'], ['get b'], ['get Symbol(hidden)'], ['get Symbol.toStringTag'], ['set a']];
+      const signatures = apart.map((effects) => signatureOf(effects, []));
+      assert.equal(new Set(signatures).size, apart.length, signatures.join(', '));
+      assert.equal(signatureOf(['get Symbol.toStringTag'], []), 'effects/serialize/a get Symbol.toStringTag');
+    });
+
+    it('name user code before the pool, whose moves follow from what was written', function () {
+      assert.equal(signatureOf(['pool +8', 'get a'], ['pool +0']), 'effects/serialize/a get a');
+      assert.equal(signatureOf(['pool +8'], ['pool +0']), 'effects/serialize/a pool moved');
+      assert.equal(signatureOf(['pool +16'], ['pool +0']), 'effects/serialize/a pool moved');
+    });
+  });
+
+  describe('effectsCause', function () {
+    const d = (tier, op, rest) => ({ tier, op, signature: `${tier}/${op}/${rest}` });
+
+    it('finds the user code that explains what one codec wrote or read back', function () {
+      const effects = d('effects', 'serialize', 'a get byteLength');
+      assert.equal(effectsCause([d('bytes', 'serialize', 'host.byteLength'), effects],
+        d('bytes', 'serialize', 'host.byteLength')), effects);
+      assert.equal(effectsCause([effects], d('value', 'deserialize', 'view.bytes')), effects);
+    });
+
+    it('is null for the pool, for an operation that came before the code, and for other tiers', function () {
+      const bytes = d('bytes', 'serialize', 'host.byteLength');
+      assert.equal(effectsCause([d('effects', 'serialize', 'a pool moved')], bytes), null);
+      assert.equal(effectsCause([d('effects', 'deserialize', 'a call Buffer.*')], bytes), null);
+      const rejected = d('acceptance', 'serialize', 'a-rejects:Error');
+      assert.equal(effectsCause([d('effects', 'serialize', 'a get x')], rejected), null);
     });
   });
 

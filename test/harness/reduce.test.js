@@ -186,6 +186,36 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.ok(recorder.knownHits.get('detached') > 0);
   });
 
+  // An own byteLength getter on a view: js runs it and writes the length it gives, native does neither.
+  const ownLength = { k: 'array', items: [{ k: 'view', type: 'Uint8Array', bytes: '0102', tamper: [
+    { op: 'define', key: 'byteLength', get: { returns: { k: 'number', v: 1 } } }] }, { k: 'string', v: 'x' }] };
+
+  it('records what user code run by one codec alone made as that user code, reduced', async function () {
+    const recorder = recorderFor();
+    const result = await session.check('value', { recipe: ownLength });
+    const bytes = result.differences.find((d) => d.tier === 'bytes');
+    assert.ok(bytes, JSON.stringify(result.differences.map((d) => d.signature)));
+    const settled = await recorder.settle(result, bytes);
+    assert.deepEqual(settled.map((s) => s.status), ['consequence', 'finding']);
+    assert.equal(settled[0].cause, 'effects/serialize/a get byteLength');
+    assert.deepEqual([...recorder.findings.keys()], ['effects/serialize/a get byteLength']);
+    const { result: saved } = recorder.findings.get('effects/serialize/a get byteLength');
+    assert.equal(saved.input.recipe.k, 'view');
+    // Taking the getter out takes the bytes difference with it: the user code is its cause.
+    const plain = await session.check('value', { recipe: { k: 'view', type: 'Uint8Array', bytes: '' } });
+    assert.deepEqual(plain.differences, []);
+  });
+
+  it('counts such a difference as known when its user code is', async function () {
+    const known = parseKnown(JSON.stringify({ entries: [{ id: 'own-length', tier: 'effects', reason: 'r',
+      match: { signature: 'effects/serialize/a get byteLength' } }] }), 'test');
+    const recorder = recorderFor(known);
+    const result = await session.check('value', { recipe: ownLength });
+    assert.deepEqual(await recorder.add(result, {}), []);
+    assert.equal(recorder.findings.size, 0);
+    assert.ok(recorder.knownHits.get('own-length') > 0);
+  });
+
   it('records a value module as it came, saying so', async function () {
     const recorder = recorderFor();
     const module = path.join(dir, 'value.js');
