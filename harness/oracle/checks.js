@@ -4,7 +4,7 @@
 // ([side, request] pairs, see ops.js) and gets their outcomes back, so the
 // same check runs against worker processes (async) or in-process (sync).
 
-const { compareOutcomes, compareReads } = require('./compare');
+const { compareOutcomes, compareReads, bytesAsReadBack } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { tampered, receivingWorld } = require('../recipes/steps');
 const { payloadRequest, kFrame, Outcome } = require('./ops');
@@ -48,6 +48,10 @@ function* value(input) {
   // With one frame for both, it is listed as a's.
   const decodeOf = (producer, side) => outcomes.decode.find((d) => d.producer === producer)?.[side] ??
     (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
+  if (frames.length === 2) {
+    const [readA, readB] = ['a', 'b'].map((producer) => decodeOf(producer, 'a')?.tree);
+    differences[0] = bytesAsReadBack(differences[0], readA, readB);
+  }
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
   return { type: 'value', input, outcomes, differences };
 }

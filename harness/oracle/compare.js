@@ -21,6 +21,7 @@ const { sameBytes, sameRun, kRun } = require('./canonical');
 const { frameOf } = require('./ops');
 const { patchOwnerNames } = require('../recipes/tampering');
 const { viewTypes } = require('../wire/tags');
+const { isIndex } = require('../recipes/vocabulary');
 
 const tiers = [
   'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
@@ -54,7 +55,7 @@ function treeDiff(a, b, lossy) {
     b: found.b };
   // The node type decides what the field means: the outermost node holding it names it.
   for (let i = 0; i < up.length; i += 3) {
-    if (up[i] === d.field) d.node = up[i + 1].t ?? up[i + 2].t;
+    if (up[i] === d.field) [d.node, d.holders] = [up[i + 1].t ?? up[i + 2].t, [up[i + 1], up[i + 2]]];
   }
   return d;
 }
@@ -263,11 +264,25 @@ const isPoolEffect = (effect) => /^pool /.test(effect);
 const patchOwners = [...patchOwnerNames].sort((x, y) => y.length - x.length);
 const viewOwners = new Set(['TypedArray', 'DataView', ...viewTypes]);
 
+// Keys a codec reads for its own ends (a view's layout, a Buffer's class):
+// a getter or setter of one keeps its name in a signature.
+const codecKeys = new Set(['byteLength', 'byteOffset', 'buffer', 'length', 'BYTES_PER_ELEMENT', 'constructor',
+  'Symbol.toStringTag', 'Symbol.species', 'Symbol.iterator']);
+
+// A key the codecs only copy, by its class: which key a getter is on is the
+// value's choice, not the cause's.
+function keyClass(label) {
+  if (codecKeys.has(label)) return label;
+  if (/^Symbol[.(]/.test(label)) return '(symbol key)';
+  return isIndex(label) ? '(index key)' : '(named key)';
+}
+
 // What a signature calls an effect: the user code that ran, not which of
 // its reads came first, which depends on the value (a Buffer's `buffer`, a
 // DataView's `byteLength`). Reads through a recorded prototype are one
-// class; the methods or accessors of one replaced built-in one class; how
-// far Buffer's pool moved one. A getter or setter of the value keeps its key.
+// class; the methods or accessors of one replaced built-in one class; the
+// getters or setters of the value one class per verb and key class; how
+// far Buffer's pool moved one.
 function effectClass(effect) {
   const text = String(effect);
   if (/^pool \+\d+$/.test(text)) return 'pool moved';
@@ -281,7 +296,7 @@ function effectClass(effect) {
     // Only a call: a getter of the value's own well-known-symbol key reads "get Symbol.toStringTag".
     if (verb === 'call' && label.startsWith(`${owner}.`)) return `call ${owner}.*`;
   }
-  return text;
+  return verb === 'call' ? text : `${verb} ${keyClass(label)}`;
 }
 
 // Tiers of what a codec wrote or read back, which user code run on one side
@@ -295,6 +310,29 @@ function effectsCause(differences, d) {
   if (!consequenceTiers.has(d.tier)) return null;
   return differences.find((e) => e.tier === 'effects' && (e.op === d.op || e.op === 'serialize') &&
     !/^[ab] pool /.test(e.signature.slice(`effects/${e.op}/`.length))) ?? null;
+}
+
+// A bytes difference of serializing named by what the reference codec reads
+// back from the two frames, where that is an object's keys: which keys one
+// frame holds and the other does not is the cause's, the wire field where
+// the frames part is the key's name's (its length, its first byte, the
+// object's end). `readA` and `readB` are the trees read back from a's frame
+// and b's; the difference as it was where they do not part in keys.
+function bytesAsReadBack(d, readA, readB) {
+  if (d?.tier !== 'bytes' || d.signature.endsWith('/number-representation') || !readA || !readB) return d;
+  const read = treeDiff(readA, readB);
+  if (read?.field !== 'props' || !read.holders) return d;
+  const keys = (node) => new Set((Array.isArray(node?.props) ? node.props : []).map((p) => String(p[0])));
+  const [ka, kb] = read.holders.map(keys);
+  // The classes of the keys only one side holds, and which side: a key left
+  // out (js) and a key written (native) are apart.
+  const onlyIn = (side, mine, theirs) => [...new Set([...mine].filter((k) => !theirs.has(k)).map(keyClass))]
+    .sort().map((c) => `${c.replace(/^\((.*)\)$/, '$1')} only in ${side}`);
+  const only = [...onlyIn('a', ka, kb), ...onlyIn('b', kb, ka)];
+  const what = only.length ? `(${only.join(', ')})` : '(order)';
+  return { ...d, signature: `bytes/${d.op}/${read.node}.props ${what}`,
+    detail: `${d.detail}; read back, the frames differ in keys at ${read.path}: ${printed(() => read.a)} vs ` +
+      `${printed(() => read.b)}` };
 }
 
 // Where two frames that are not the same part: { offset, field }, and
@@ -393,6 +431,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
-  printed, effectClass, effectsCause,
+  printed, effectClass, effectsCause, bytesAsReadBack,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
 };

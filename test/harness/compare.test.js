@@ -2,7 +2,9 @@
 // Outcome comparison: which tier a difference lands in, first on constructed
 // outcomes, then on real inputs that produce each tier.
 const assert = require('node:assert/strict');
-const { compareOutcomes, effectsCause, compareReads, treeDiff, tiers } = require('../../harness/oracle/compare');
+const {
+  compareOutcomes, effectsCause, bytesAsReadBack, compareReads, treeDiff, tiers,
+} = require('../../harness/oracle/compare');
 const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
 
@@ -169,19 +171,46 @@ describe('compare', function () {
         'effects/serialize/b get ArrayBufferView.prototype.*');
     });
 
-    it('keep apart different user code, and the getters of different keys', function () {
+    it('keep apart different user code, and getters of keys of another class or that a codec reads', function () {
       const apart = [['proto get buffer'], ['get TypedArray.prototype.buffer'], ['call TypedArray.prototype.set'],
         ['call v8.Serializer.prototype.writeHeader'], ['call v8.Deserializer.prototype.readHeader'],
-        ['get a'], ['get b'], ['get Symbol(hidden)'], ['get Symbol.toStringTag'], ['set a']];
+        ['get a'], ['get 0'], ['get Symbol(hidden)'], ['get Symbol.toStringTag'], ['set a'], ['get byteLength'],
+        ['get constructor']];
       const signatures = apart.map((effects) => signatureOf(effects, []));
       assert.equal(new Set(signatures).size, apart.length, signatures.join(', '));
       assert.equal(signatureOf(['get Symbol.toStringTag'], []), 'effects/serialize/a get Symbol.toStringTag');
+      // Which key a value's getter is on is the value's choice.
+      assert.equal(signatureOf(['get x'], []), signatureOf(['get visible'], []));
+      assert.equal(signatureOf(['get x'], []), 'effects/serialize/a get (named key)');
+      assert.equal(signatureOf(['get 7'], []), signatureOf(['get 2147483648'], []));
     });
 
     it('name user code before the pool, whose moves follow from what was written', function () {
-      assert.equal(signatureOf(['pool +8', 'get a'], ['pool +0']), 'effects/serialize/a get a');
+      assert.equal(signatureOf(['pool +8', 'get a'], ['pool +0']), 'effects/serialize/a get (named key)');
       assert.equal(signatureOf(['pool +8'], ['pool +0']), 'effects/serialize/a pool moved');
       assert.equal(signatureOf(['pool +16'], ['pool +0']), 'effects/serialize/a pool moved');
+    });
+  });
+
+  describe('bytesAsReadBack', function () {
+    const bytes = { tier: 'bytes', op: 'serialize', signature: 'bytes/serialize/one-byte-string.length', detail: 'd' };
+
+    it('names a bytes difference by the keys one frame holds and the other does not, and which side', function () {
+      const read = (object) => tree(object);
+      const deleted = bytesAsReadBack(bytes, read({ x: 1, a: 2 }), read({ x: 1, visible: undefined, a: 2 }));
+      assert.equal(deleted.signature, 'bytes/serialize/object.props (named key only in b)');
+      const otherName = bytesAsReadBack(bytes, read({ x: 1 }), read({ x: 1, somethingLonger: 0 }));
+      assert.equal(otherName.signature, deleted.signature);
+      const index = bytesAsReadBack(bytes, read({ 2147483648: 1 }), read({}));
+      assert.equal(index.signature, 'bytes/serialize/object.props (index key only in a)');
+      assert.match(index.detail, /read back, the frames differ in keys/);
+    });
+
+    it('leaves a difference that is not in keys as it was', function () {
+      assert.equal(bytesAsReadBack(bytes, tree({ a: 1 }), tree({ a: 2 })), bytes);
+      assert.equal(bytesAsReadBack(bytes, tree({ a: 1 }), undefined), bytes);
+      const numbers = { ...bytes, signature: 'bytes/serialize/number-representation' };
+      assert.equal(bytesAsReadBack(numbers, tree({ a: 1 }), tree({})), numbers);
     });
   });
 
