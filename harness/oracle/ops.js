@@ -172,10 +172,22 @@ function faultOf(outcome, when) {
     { kind: Outcome.unbuildable, error: { ...outcome.error, message: `${when}: ${outcome.error.message}` } } : null;
 }
 
+// A getter's step that threw during a codec's call (a detach of a buffer
+// already detached) is the recipe's fault, as a setup that throws is: that
+// call's outcome is unbuildable, whatever the codec did around it. A
+// getter declared to throw is the value's own and stays the codec's outcome.
+function stepFault(watch, outcome) {
+  const fault = watch?.takeFault?.();
+  if (!fault) return outcome;
+  const { error } = rejection(fault);
+  return { kind: Outcome.unbuildable, error: { ...error, message: `a getter's step threw: ${error.message}` } };
+}
+
 // build.effects collects what user code ran (getters, setters) during the call.
 function serialize(codec, build) {
   const setup = faultOf(attempt(() => build.setup()), 'the recipe\'s setup threw');
-  const outcome = setup ?? attempt(() => written(codecCall(build, build.effects, () => codec.serialize(build.value))));
+  const outcome = setup ??
+    stepFault(build, attempt(() => written(codecCall(build, build.effects, () => codec.serialize(build.value)))));
   const teardown = faultOf(attempt(() => build.teardown()), 'the recipe\'s teardown threw');
   const ended = setup ?? teardown ?? outcome;
   ended.effects = build.effects;
@@ -187,7 +199,7 @@ function serialize(codec, build) {
 function inWorld(world, effects, decode) {
   if (!world) return decode();
   const setup = faultOf(attempt(() => world.setup()), 'the recipe\'s receiving setup threw');
-  const outcome = setup ?? decode((call) => codecCall(world, effects, call));
+  const outcome = setup ?? stepFault(world, decode((call) => codecCall(world, effects, call)));
   const teardown = faultOf(attempt(() => world.teardown()), 'the recipe\'s receiving teardown threw');
   const ended = setup ?? teardown ?? outcome;
   ended.effects = effects;
@@ -254,7 +266,8 @@ function serializeShared(build, effects, codecs, described) {
   const built = effects.splice(0);
   let changed = false;
   for (const [i, codec] of codecs.entries()) {
-    outcomes[i] = attempt(() => written(codecCall(build, effects, () => codec.serialize(build.value))));
+    const call = () => written(codecCall(build, effects, () => codec.serialize(build.value)));
+    outcomes[i] = stepFault(build, attempt(call));
     const ran = effects.splice(0);
     outcomes[i].effects = built.length ? [...built, ...ran] : ran;
     changed = mayHaveChanged(build, ran);

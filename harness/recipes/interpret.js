@@ -91,7 +91,7 @@ class Planner {
 }
 
 // The function the printed code is the body of: (require, effects) ->
-// { value, setup(), teardown(), changed() }. Throws RecipeError as
+// { value, setup(), teardown(), changed(), takeFault() }. Throws RecipeError as
 // compileRecipe does, and Unplanned for a recipe the printed code must build.
 // changed(): whether user code that ran since it was built could have changed
 // what it built (a getter that ran steps); the rest of what the value runs
@@ -116,6 +116,12 @@ function planRecipe(recipe, side = 'send') {
       setup() { run(setup, c); },
       teardown() { run(teardown, c); },
       changed: () => c.changed,
+      // The first error a getter's step threw since it was last asked, or null.
+      takeFault() {
+        const fault = c.fault ?? null;
+        c.fault = null;
+        return fault;
+      },
       pool,
     };
   };

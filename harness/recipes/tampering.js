@@ -59,8 +59,15 @@ function planGetter(step, label, path, p, target) {
   const changes = lines.length > 0;
   const body = (c) => {
     c.effects.push(record);
-    if (changes) c.changed = true;
-    run(lines, c);
+    if (!changes) return;
+    c.changed = true;
+    try {
+      run(lines, c);
+    } catch (err) {
+      // Kept for the harness (interpret.js takeFault): the recipe asked for a step that cannot be done.
+      c.fault ??= err;
+      throw err;
+    }
   };
   if (get.throws !== undefined) {
     const message = String(get.throws);

@@ -216,6 +216,19 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.ok(recorder.knownHits.get('own-length') > 0);
   });
 
+  it('makes an input whose getter\'s step throws unbuildable, and keeps a getter declared to throw', async function () {
+    // v is detached; the native codec passes it and runs a's getter, whose detach of v again throws.
+    const twice = { k: 'object', props: [['v', detached]], tamper: [
+      { op: 'define', key: 'a', get: { then: [{ op: 'detach', on: 'v' }] } }] };
+    const faulty = await session.check('value', { recipe: twice });
+    assert.match(faulty.skipped ?? '', /a getter's step threw/);
+    assert.deepEqual(faulty.differences, []);
+    const declared = await session.check('value', { recipe: { k: 'object', tamper: [
+      { op: 'define', key: 'a', get: { throws: 'no' } }] } });
+    assert.equal(declared.skipped, undefined);
+    assert.deepEqual([declared.outcomes.serialize.a.kind, declared.outcomes.serialize.b.kind], ['reject', 'reject']);
+  });
+
   it('records a value module as it came, saying so', async function () {
     const recorder = recorderFor();
     const module = path.join(dir, 'value.js');
