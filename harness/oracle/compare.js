@@ -55,8 +55,11 @@ function treeDiff(a, b, lossy) {
     b: found.b };
   // The node type decides what the field means: the outermost node holding it names it.
   for (let i = 0; i < up.length; i += 3) {
-    if (up[i] === d.field) [d.node, d.holders] = [up[i + 1].t ?? up[i + 2].t, [up[i + 1], up[i + 2]]];
+    if (up[i] === d.field) d.node = up[i + 1].t ?? up[i + 2].t;
   }
+  // The pair of nodes whose own field differs, the innermost.
+  const at = up.findIndex((key, i) => i % 3 === 0 && key === d.field);
+  if (at !== -1) d.holders = [up[at + 1], up[at + 2]];
   return d;
 }
 
@@ -330,7 +333,8 @@ function bytesAsReadBack(d, readA, readB) {
     .sort().map((c) => `${c.replace(/^\((.*)\)$/, '$1')} only in ${side}`);
   const only = [...onlyIn('a', ka, kb), ...onlyIn('b', kb, ka)];
   const what = only.length ? `(${only.join(', ')})` : '(order)';
-  return { ...d, signature: `bytes/${d.op}/${read.node}.props ${what}`,
+  const node = read.holders[0]?.t ?? read.holders[1]?.t;
+  return { ...d, signature: `bytes/${d.op}/${node}.props ${what}`,
     detail: `${d.detail}; read back, the frames differ in keys at ${read.path}: ${printed(() => read.a)} vs ` +
       `${printed(() => read.b)}` };
 }

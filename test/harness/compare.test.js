@@ -204,6 +204,9 @@ describe('compare', function () {
       const index = bytesAsReadBack(bytes, read({ 2147483648: 1 }), read({}));
       assert.equal(index.signature, 'bytes/serialize/object.props (index key only in a)');
       assert.match(index.detail, /read back, the frames differ in keys/);
+      // The object whose keys differ names it, not an array or object holding it.
+      const nested = bytesAsReadBack(bytes, read([{ x: 1, extra: 2 }]), read([{ x: 1 }]));
+      assert.equal(nested.signature, 'bytes/serialize/object.props (named key only in a)');
     });
 
     it('leaves a difference that is not in keys as it was', function () {
