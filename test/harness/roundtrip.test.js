@@ -122,9 +122,11 @@ describe('round-trip oracle', function () {
             for (const child of Object.values(x)) visit(child);
           };
           visit(b);
-          const d = treeDiff(a, b, lossy);
+          // The nodes holding the differing field are the trees' own, copied or not.
+          const bare = (found) => found && { ...found, holders: undefined };
+          const d = bare(treeDiff(a, b, lossy));
           if (d) [d.a, d.b] = [lossless(d.a, d.b), lossless(d.b)];
-          assert.deepEqual(d, treeDiff(lossless(a, b), lossless(b)));
+          assert.deepEqual(d, bare(treeDiff(lossless(a, b), lossless(b))));
         }), { seed: 20261123, numRuns: 2000 });
     });
   });
