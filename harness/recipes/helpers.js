@@ -45,6 +45,14 @@ const helpers = {
     'if (d.set) out.set = function (v) { if (effects.codecRunning) effects.push(`set ${label}`); ' +
     'Reflect.apply(d.set, this, [v]); }; ' +
     'return out; };',
+  // The descriptor that puts `value` in a built-in prototype's place as an
+  // accessor, so that each read a codec makes of it records itself in
+  // `effects` (one codec may read it, the other not); an assignment makes
+  // an own property, as one to a writable data property there would.
+  watched: 'const watched = (key, value, effects, label, enumerable) => ({ configurable: true, enumerable, ' +
+    'get() { if (effects.codecRunning) effects.push(`get ${label}`); return value; }, ' +
+    'set(v) { Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, ' +
+    'configurable: true }); } });',
 };
 
 module.exports = { helpers };

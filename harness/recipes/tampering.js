@@ -83,6 +83,8 @@ function planGetter(step, label, path, p, target) {
   };
 }
 
+const isWatched = (step) => !step.get && step.value !== undefined && step.writable !== false;
+
 function checkDescriptor(step, path) {
   if (!step.get && step.value === undefined) throw new RecipeError(path, 'a "define" step needs "value" or "get"');
 }
@@ -199,15 +201,28 @@ const definitions = {
     },
   },
   // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
+  // A writable value is put there watched (helpers.js): which codec reads it is an effect.
   proto: {
     check: (step, path) => globalName(step.of, path),
     print(step, name, path, gen, of) {
-      printAroundCall(gen, `${of}.prototype`, key(step.key, path), printDescriptor(step, labelOf(step.key), path, gen));
+      const k = key(step.key, path);
+      const label = labelOf(step.key);
+      const descriptor = !isWatched(step) ? printDescriptor(step, label, path, gen) :
+        `${gen.helper('watched')}(${k}, ${gen.emit(step.value, `${path}.value`)}, effects, ${lit(label)}, ` +
+        `${step.enumerable !== false})`;
+      printAroundCall(gen, `${of}.prototype`, k, descriptor);
     },
     plan(step, target, path, p) {
       const prototype = (c) => globalOf(step.of, c).prototype;
       const k = keyOf(step.key, path);
-      planAroundCall(p, prototype, k, planDescriptor(step, labelOf(step.key), path, p));
+      const label = labelOf(step.key);
+      if (!isWatched(step)) {
+        planAroundCall(p, prototype, k, planDescriptor(step, label, path, p));
+        return;
+      }
+      const value = p.emit(step.value, `${path}.value`);
+      const enumerable = step.enumerable !== false;
+      planAroundCall(p, prototype, k, (c) => helper.watched(k(), value(c), c.effects, label, enumerable));
     },
   },
   // An Object.prototype setter, as in the review repro of the native codec.

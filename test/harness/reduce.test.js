@@ -206,6 +206,26 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.deepEqual(plain.differences, []);
   });
 
+  it('traces what a built-in prototype\'s value changed in the receiving process to the codec that read it',
+    async function () {
+      // js reads DataView's element size through Function.prototype and decodes fewer bytes, or copies an empty view.
+      const world = { op: 'proto', of: 'Function', key: 'BYTES_PER_ELEMENT', value: { k: 'number', v: 3 },
+        side: 'receive' };
+      const signatures = [];
+      for (const bytes of ['', '0102030405']) {
+        const recorder = recorderFor();
+        const recipe = { k: 'view', type: 'DataView', bytes, tamper: [world] };
+        const result = await session.check('value', { recipe });
+        const value = result.differences.find((d) => d.tier === 'value');
+        assert.ok(value, JSON.stringify(result.differences.map((d) => d.signature)));
+        const settled = await recorder.settle(result, value);
+        assert.equal(settled[0].status, 'consequence');
+        signatures.push(value.signature, ...recorder.findings.keys());
+      }
+      assert.deepEqual(signatures, ['value/deserialize/view.backing', 'effects/deserialize/a get BYTES_PER_ELEMENT',
+        'value/deserialize/view.byteLength', 'effects/deserialize/a get BYTES_PER_ELEMENT']);
+    });
+
   it('counts such a difference as known when its user code is', async function () {
     const known = parseKnown(JSON.stringify({ entries: [{ id: 'own-length', tier: 'effects', reason: 'r',
       match: { signature: 'effects/serialize/a get byteLength' } }] }), 'test');
