@@ -245,17 +245,35 @@ function compareOutcomes(op, where, oa, ob) {
         `${d.path}: ${printed(() => d.a)} vs ${printed(() => d.b)}`));
     }
   }
-  // Effects are compared when both ended alike: a different error explains the rest.
-  if (sameEnd(oa, ob) && oa.effects && ob.effects && JSON.stringify(oa.effects) !== JSON.stringify(ob.effects)) {
-    // User code that ran names the difference before the pool, whose moves follow from what was written.
-    const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
-    const [xa, xb] = JSON.stringify(ea) !== JSON.stringify(eb) ? [ea, eb] : [oa.effects, ob.effects];
-    let i = 0;
-    while (xa[i] === xb[i]) i++;
-    out.push(difference('effects', op, where, a, b, `${xa[i] !== undefined ? 'a' : 'b'} ${effectClass(xa[i] ?? xb[i])}`,
+  const effects = oa.effects && ob.effects ? effectsDifference(oa, ob) : null;
+  if (effects) {
+    out.push(difference('effects', op, where, a, b, effects,
       `a ran [${oa.effects.join(', ')}], b ran [${ob.effects.join(', ')}]`));
   }
   return out;
+}
+
+// Where two sides' effects part, as `side class` (effectClass), or null.
+// Compared whole when both ended alike. When not, only as far as the side
+// that failed ran (both, when both failed): it stopped early, and a
+// different end explains what it did not run, but not user code that
+// differs before it stopped. User code names the difference before the
+// pool, whose moves follow from what was written, and which a failed call
+// does not move.
+function effectsDifference(oa, ob) {
+  const whole = sameEnd(oa, ob);
+  if (whole && JSON.stringify(oa.effects) === JSON.stringify(ob.effects)) return null;
+  const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
+  const userCode = JSON.stringify(ea) !== JSON.stringify(eb);
+  if (!whole && !userCode) return null;
+  const [xa, xb] = userCode ? [ea, eb] : [oa.effects, ob.effects];
+  let i = 0;
+  while (xa[i] === xb[i]) i++;
+  if (!whole) {
+    const ran = [oa.kind === 'ok' ? Infinity : xa.length, ob.kind === 'ok' ? Infinity : xb.length];
+    if (i >= Math.min(...ran)) return null;
+  }
+  return `${xa[i] !== undefined ? 'a' : 'b'} ${effectClass(xa[i] ?? xb[i])}`;
 }
 
 const isPoolEffect = (effect) => /^pool /.test(effect);
@@ -302,9 +320,9 @@ function effectClass(effect) {
   return verb === 'call' ? text : `${verb} ${keyClass(label)}`;
 }
 
-// Tiers of what a codec wrote or read back, which user code run on one side
-// alone can change.
-const consequenceTiers = new Set(['bytes', 'classification', 'value']);
+// Tiers of what a codec did with a value, which user code run on one side
+// alone can change: whether it accepted it, how it failed, what it wrote or read back.
+const consequenceTiers = new Set(['acceptance', 'error-identity', 'bytes', 'classification', 'value']);
 
 // The effects difference among `differences` that explains `d`: user code
 // (not the pool) that one codec ran and the other did not, while writing or

@@ -185,6 +185,20 @@ describe('compare', function () {
       assert.equal(signatureOf(['get 7'], []), signatureOf(['get 2147483648'], []));
     });
 
+    it('compare sides that ended apart only as far as the side that failed ran', function () {
+      const rejected = (effects) => ({ kind: 'reject', error: { name: 'Error', message: 'getter' }, effects });
+      const of = (x, y) => compareOutcomes('serialize', 'serialize', x, y).filter((o) => o.tier === 'effects')
+        .map((o) => o.signature);
+      // b met a throwing getter that the user code a ran first had replaced.
+      const replaced = ok({ bytes: 'aa', effects: ['get Symbol(hidden)', 'get visible'] });
+      assert.deepEqual(of(replaced, rejected(['get visible'])), ['effects/serialize/a get (symbol key)']);
+      // b stopped at its first getter: that it ran no more is its end's doing.
+      assert.deepEqual(of(ok({ bytes: 'aa', effects: ['get x', 'get y'] }), rejected(['get x'])), []);
+      assert.deepEqual(of(ok({ bytes: 'aa', effects: ['pool +8'] }), rejected([])), []);
+      assert.deepEqual(of(rejected(['get x', 'get y']), { ...rejected(['get x', 'get z']),
+        error: { name: 'TypeError', message: 'm' } }), ['effects/serialize/a get (named key)']);
+    });
+
     it('name user code before the pool, whose moves follow from what was written', function () {
       assert.equal(signatureOf(['pool +8', 'get a'], ['pool +0']), 'effects/serialize/a get (named key)');
       assert.equal(signatureOf(['pool +8'], ['pool +0']), 'effects/serialize/a pool moved');
@@ -231,8 +245,10 @@ describe('compare', function () {
       const bytes = d('bytes', 'serialize', 'host.byteLength');
       assert.equal(effectsCause([d('effects', 'serialize', 'a pool moved')], bytes), null);
       assert.equal(effectsCause([d('effects', 'deserialize', 'a call Buffer.*')], bytes), null);
-      const rejected = d('acceptance', 'serialize', 'a-rejects:Error');
-      assert.equal(effectsCause([d('effects', 'serialize', 'a get x')], rejected), null);
+      const crashed = d('crash', 'serialize', 'b:crash SIGSEGV');
+      assert.equal(effectsCause([d('effects', 'serialize', 'a get x')], crashed), null);
+      const rejected = d('acceptance', 'serialize', 'b-rejects:Error');
+      assert.ok(effectsCause([d('effects', 'serialize', 'a get (symbol key)')], rejected));
     });
   });
 
