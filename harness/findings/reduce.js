@@ -4,7 +4,8 @@
 // biggest first, and the first that keeps the difference is taken, until none
 // does. A recipe's steps remove one element (array item, map entry, set value,
 // property, tampering step, getter effect) or put a node in the place of a
-// node above it, and then drop optional fields and halve counts; a frame's
+// node above it, and then drop optional fields and halve counts (a count of
+// thousands first of all, since it makes each check slow); a frame's
 // remove bytes (its length prefix kept right); a stream's remove bytes or a
 // read boundary. The reduction is a generator that yields the inputs to check
 // and gets their results back, so that one definition runs against a
@@ -55,9 +56,31 @@ function objectsOf(recipe) {
   return found;
 }
 
+// A count this large makes each check of the recipe slow (a view repeated
+// to megabytes): halving it is tried before anything else.
+const kLargeCount = 4096;
+
+// The steps that set a node's count (kCounts) to 1 or to half.
+function* countSteps(recipe, object, path, at, large) {
+  for (const field of kCounts) {
+    const n = object[field];
+    if (!Number.isInteger(n) || n <= 1 || (n >= kLargeCount) !== large) continue;
+    for (const smaller of new Set([1, Math.floor(n / 2)])) {
+      yield { step: `${at}.${field}: ${smaller}`, make: () => edited(recipe, [...path, field], (parent, key, copy) => {
+        parent[key] = smaller;
+        return copy;
+      }) };
+    }
+  }
+}
+
 // The one-step reductions of a recipe, each { step, make() }: made only when tried.
 function* recipeSteps(recipe) {
-  for (const [object, path] of objectsOf(recipe)) {
+  const objects = objectsOf(recipe);
+  for (const [object, path] of objects) {
+    if (isNode(object)) yield* countSteps(recipe, object, path, pathText(path), true);
+  }
+  for (const [object, path] of objects) {
     const at = pathText(path);
     if (isNode(object)) {
       for (const inner of recipeNodes(Object.values(object))) {
@@ -87,16 +110,7 @@ function* recipeSteps(recipe) {
       }
     }
     if (!isNode(object)) continue;
-    for (const field of kCounts) {
-      const n = object[field];
-      if (!Number.isInteger(n) || n <= 1) continue;
-      for (const smaller of new Set([1, Math.floor(n / 2)])) {
-        yield { step: `${at}.${field}: ${smaller}`, make: () => edited(recipe, [...path, field], (parent, key, copy) => {
-          parent[key] = smaller;
-          return copy;
-        }) };
-      }
-    }
+    yield* countSteps(recipe, object, path, at, false);
     for (const field of ['v', 'bytes']) {
       const text = object[field];
       if (typeof text !== 'string' || !text.length || (field === 'v' && object.k !== 'string')) continue;

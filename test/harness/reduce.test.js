@@ -25,6 +25,16 @@ const detached = { k: 'view', type: 'Int8Array', bytes: '0102', tamper: [{ op: '
 const hasDetached = (input) => recipeNodes(input.recipe).some((n) => n.tamper?.some((s) => s.op === 'detach'));
 
 describe('reduce', function () {
+  it('halves a count of thousands before anything else, each check of it being slow', function () {
+    const recipe = { k: 'array', items: [{ k: 'number', v: 1 },
+      { k: 'view', type: 'Uint8Array', bytes: '00', repeat: 1 << 20 }, { k: 'nest', in: 'array', depth: 3 }] };
+    const steps = [...stepsOf('value', { recipe })].map((s) => s.step);
+    assert.deepEqual(steps.slice(0, 2), ['$.items[1].repeat: 1', `$.items[1].repeat: ${1 << 19}`]);
+    // A small count keeps its place, after the removals.
+    assert.ok(steps.indexOf('$.items[2].depth: 1') > steps.indexOf('$.items: without [0]'));
+    assert.equal(steps.filter((s) => s.startsWith('$.items[1].repeat')).length, 2);
+  });
+
   it('takes a recipe down to the node that shows the difference, through every kind of step', function () {
     const recipe = { k: 'array', items: [
       { k: 'map', entries: [[{ k: 'string', v: 'key' }, { k: 'set', values: [{ k: 'number', v: 1 }, detached] }]] },
