@@ -254,26 +254,36 @@ function compareOutcomes(op, where, oa, ob) {
 }
 
 // Where two sides' effects part, as `side class` (effectClass), or null.
-// Compared whole when both ended alike. When not, only as far as the side
-// that failed ran (both, when both failed): it stopped early, and a
-// different end explains what it did not run, but not user code that
-// differs before it stopped. User code names the difference before the
-// pool, whose moves follow from what was written, and which a failed call
-// does not move.
+// Compared whole when both ended alike; user code names the difference
+// before the pool, whose moves follow from what was written.
 function effectsDifference(oa, ob) {
-  const whole = sameEnd(oa, ob);
-  if (whole && JSON.stringify(oa.effects) === JSON.stringify(ob.effects)) return null;
+  if (!sameEnd(oa, ob)) return effectsBeforeEnds(oa, ob);
+  if (JSON.stringify(oa.effects) === JSON.stringify(ob.effects)) return null;
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
-  const userCode = JSON.stringify(ea) !== JSON.stringify(eb);
-  if (!whole && !userCode) return null;
-  const [xa, xb] = userCode ? [ea, eb] : [oa.effects, ob.effects];
+  const [xa, xb] = JSON.stringify(ea) !== JSON.stringify(eb) ? [ea, eb] : [oa.effects, ob.effects];
   let i = 0;
   while (xa[i] === xb[i]) i++;
-  if (!whole) {
-    const ran = [oa.kind === 'ok' ? Infinity : xa.length, ob.kind === 'ok' ? Infinity : xb.length];
-    if (i >= Math.min(...ran)) return null;
-  }
   return `${xa[i] !== undefined ? 'a' : 'b'} ${effectClass(xa[i] ?? xb[i])}`;
+}
+
+// The same for two sides that ended apart. Where each stopped decides the
+// order and number of its reads, and a side that failed did not run what
+// came after: only user code of a class the other side never ran, among
+// the first reads of each, as many as the side that failed made (the
+// fewer, when both failed), tells them apart. The JS codec runs a
+// symbol-keyed getter that replaces a throwing getter, the native codec
+// meets the throwing one and rejects: `a get (symbol key)`. A failed call
+// does not move the pool.
+function effectsBeforeEnds(oa, ob) {
+  const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)).map(effectClass));
+  const failed = [oa, ob].filter((o) => o.kind !== 'ok').map((o) => (o === oa ? ea : eb).length);
+  const n = Math.min(...failed);
+  const [ca, cb] = [new Set(ea), new Set(eb)];
+  for (let i = 0; i < n; i++) {
+    if (i < ea.length && !cb.has(ea[i])) return `a ${ea[i]}`;
+    if (i < eb.length && !ca.has(eb[i])) return `b ${eb[i]}`;
+  }
+  return null;
 }
 
 const isPoolEffect = (effect) => /^pool /.test(effect);

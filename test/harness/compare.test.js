@@ -195,8 +195,11 @@ describe('compare', function () {
       // b stopped at its first getter: that it ran no more is its end's doing.
       assert.deepEqual(of(ok({ bytes: 'aa', effects: ['get x', 'get y'] }), rejected(['get x'])), []);
       assert.deepEqual(of(ok({ bytes: 'aa', effects: ['pool +8'] }), rejected([])), []);
-      assert.deepEqual(of(rejected(['get x', 'get y']), { ...rejected(['get x', 'get z']),
-        error: { name: 'TypeError', message: 'm' } }), ['effects/serialize/a get (named key)']);
+      assert.deepEqual(of(rejected(['get x', 'get Symbol(s)']), { ...rejected(['get x', 'get z']),
+        error: { name: 'TypeError', message: 'm' } }), ['effects/serialize/a get (symbol key)']);
+      // One more read of what both read is where a stopped, not other code.
+      assert.deepEqual(of(rejected(['get constructor', 'get constructor']), ok({ bytes: 'aa',
+        effects: ['get constructor'] })), []);
     });
 
     it('name user code before the pool, whose moves follow from what was written', function () {
