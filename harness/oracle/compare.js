@@ -268,22 +268,27 @@ function effectsDifference(oa, ob) {
 
 // The same for two sides that ended apart. Where each stopped decides the
 // order and number of its reads, and a side that failed did not run what
-// came after: only user code of a class the other side never ran, among
-// the first reads of each, as many as the side that failed made (the
-// fewer, when both failed), tells them apart. The JS codec runs a
-// symbol-keyed getter that replaces a throwing getter, the native codec
-// meets the throwing one and rejects: `a get (symbol key)`. A failed call
-// does not move the pool.
+// came after: only a class of user code the other side never ran tells
+// them apart, among what a side that failed ran (all of it ran before it
+// stopped), and among what a side that went on ran as far as its last read
+// of the class the failed side read last (the reads after that point may
+// be ones the failed side never got to). The JS codec runs a symbol-keyed
+// getter that replaces a throwing getter, the native codec meets the
+// throwing one and rejects: `a get (symbol key)`. A failed call does not
+// move the pool.
 function effectsBeforeEnds(oa, ob) {
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)).map(effectClass));
-  const failed = [oa, ob].filter((o) => o.kind !== 'ok').map((o) => (o === oa ? ea : eb).length);
-  const n = Math.min(...failed);
+  const asFar = (mine, theirs, theirsFailed) => {
+    if (!theirsFailed) return mine;
+    const last = mine.lastIndexOf(theirs.at(-1));
+    return theirs.length && last !== -1 ? mine.slice(0, last + 1) : [];
+  };
+  const [ra, rb] = [asFar(ea, eb, ob.kind !== 'ok'), asFar(eb, ea, oa.kind !== 'ok')];
   const [ca, cb] = [new Set(ea), new Set(eb)];
-  for (let i = 0; i < n; i++) {
-    if (i < ea.length && !cb.has(ea[i])) return `a ${ea[i]}`;
-    if (i < eb.length && !ca.has(eb[i])) return `b ${eb[i]}`;
-  }
-  return null;
+  const onlyA = ra.find((c) => !cb.has(c));
+  if (onlyA) return `a ${onlyA}`;
+  const onlyB = rb.find((c) => !ca.has(c));
+  return onlyB ? `b ${onlyB}` : null;
 }
 
 const isPoolEffect = (effect) => /^pool /.test(effect);
