@@ -270,25 +270,34 @@ function effectsDifference(oa, ob) {
 // order and number of its reads, and a side that failed did not run what
 // came after: only a class of user code the other side never ran tells
 // them apart, among what a side that failed ran (all of it ran before it
-// stopped), and among what a side that went on ran as far as its last read
-// of the class the failed side read last (the reads after that point may
-// be ones the failed side never got to). The JS codec runs a symbol-keyed
-// getter that replaces a throwing getter, the native codec meets the
-// throwing one and rejects: `a get (symbol key)`. A failed call does not
-// move the pool.
+// stopped), and among what a side that went on ran as far as the read the
+// failed side made last (its k-th read of that effect, the other's k-th;
+// the reads after it may be ones the failed side never got to). The JS
+// codec runs a symbol-keyed getter that replaces a throwing getter, the
+// native codec meets the throwing one and rejects: `a get (symbol key)`.
+// A failed call does not move the pool.
 function effectsBeforeEnds(oa, ob) {
-  const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)).map(effectClass));
-  const asFar = (mine, theirs, theirsFailed) => {
-    if (!theirsFailed) return mine;
-    const last = mine.lastIndexOf(theirs.at(-1));
-    return theirs.length && last !== -1 ? mine.slice(0, last + 1) : [];
-  };
+  const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
+  const asFar = (mine, theirs, theirsFailed) => (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs)) : mine);
   const [ra, rb] = [asFar(ea, eb, ob.kind !== 'ok'), asFar(eb, ea, oa.kind !== 'ok')];
-  const [ca, cb] = [new Set(ea), new Set(eb)];
-  const onlyA = ra.find((c) => !cb.has(c));
+  const [ca, cb] = [new Set(ea.map(effectClass)), new Set(eb.map(effectClass))];
+  const onlyA = ra.map(effectClass).find((c) => !cb.has(c));
   if (onlyA) return `a ${onlyA}`;
-  const onlyB = rb.find((c) => !ca.has(c));
+  const onlyB = rb.map(effectClass).find((c) => !ca.has(c));
   return onlyB ? `b ${onlyB}` : null;
+}
+
+// How many of `mine` came up to the read `theirs` made last: through my k-th
+// read of it where it was their k-th, or my last where I made it fewer
+// times; none where I never made it or they made none (nothing to line up).
+function readsUpTo(mine, theirs) {
+  const last = theirs.at(-1);
+  let k = theirs.filter((e) => e === last).length;
+  let upTo = 0;
+  for (let i = 0; i < mine.length && k > 0; i++) {
+    if (mine[i] === last) [upTo, k] = [i + 1, k - 1];
+  }
+  return upTo;
 }
 
 const isPoolEffect = (effect) => /^pool /.test(effect);
