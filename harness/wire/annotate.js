@@ -357,11 +357,25 @@ function annotateStream(bytes) {
 // offset is read (a large frame may differ near its start), and only the
 // fields that end near it are kept.
 function fieldsAround(bytes, offset) {
-  const { segments } = annotateFrame(bytes, 0, { describe: 'fields', until: offset, keepFrom: offset - 1 });
+  const { segments } = annotateFrame(bytes, 0, { describe: 'fields', until: offset, keepFrom: offset - kPaddingReach });
   const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
-  const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
+  // Looking back through padding, the filler V8 writes before a two-byte
+  // string: a view that wrote more bytes than the other reads as padding.
+  const ending = segments.filter((s) => s.end <= offset).sort((x, y) => x.end - y.end || x.start - y.start);
+  let edge = offset;
+  let before;
+  for (let i = ending.length - 1; i >= 0 && ending[i].end >= edge - 1; i--) {
+    if (ending[i].field !== 'padding') {
+      before = ending[i].field;
+      break;
+    }
+    edge = Math.min(edge, ending[i].start);
+  }
   return { at, before };
 }
+
+// How far back fieldsAround keeps fields, to look through padding.
+const kPaddingReach = 8;
 
 const fieldAt = (bytes, offset) => fieldsAround(bytes, offset).at;
 

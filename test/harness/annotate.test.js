@@ -77,14 +77,24 @@ describe('annotate', function () {
     it('names the fields around an offset as the whole frame read would, reading no further', function () {
       const { fieldsAround } = require('../../harness/wire/annotate');
       const frames = ['ff0f 6f 220161 4902 7b01', 'ff0f 5c00 01 04 01020304', 'ff0f 4102 4902 4904 2400 02',
-        'ff0f 6f 2201 61 5c01 6f 7b00 7b01', 'ff0f 00 00 4902', 'ff0f 4902 ffff', 'ff0f 6f 2201']
+        'ff0f 6f 2201 61 5c01 6f 7b00 7b01', 'ff0f 00 00 4902', 'ff0f 4902 ffff', 'ff0f 6f 2201',
+        'ff0f 3b 5c00 0a 00 00 00 00 63 02 0004 3a02']
         .map((h) => bytes(frame(h)));
+      // The field that ends at the offset (or a byte before it), padding passed over to the one before it.
+      const fieldBefore = (segments, offset) => {
+        const last = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1);
+        return last?.field === 'padding' ? fieldBefore(segments, last.start) : last?.field;
+      };
       for (const f of frames) {
         const { segments } = annotateFrame(f);
         for (let offset = 0; offset <= f.length; offset++) {
           const at = segments.find((s) => offset >= s.start && offset < s.end)?.field ?? 'beyond-value';
-          const before = segments.filter((s) => s.end <= offset && s.end >= offset - 1).at(-1)?.field;
+          const before = fieldBefore(segments, offset);
           assert.deepEqual(fieldsAround(f, offset), { at, before }, `${f.toString('hex')} at ${offset}`);
+        }
+        if (f.includes(Buffer.from('0a00000000', 'hex'))) {
+          // A view that wrote two more bytes than its byteLength says reads as padding: its bytes come before.
+          assert.deepEqual([12, 14].map((offset) => fieldsAround(f, offset).before), ['host.bytes', 'host.bytes']);
         }
         const stopped = annotateFrame(f, 0, { until: 6 });
         assert.ok(stopped.segments.filter((s) => s.field !== 'unread').every((s) => s.start <= 6), f.toString('hex'));
