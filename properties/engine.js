@@ -24,6 +24,7 @@ const kRunsPerTurn = 40;
 const kTurnsPerWorker = 4;
 const kTurnsAhead = 2;
 const kReduceGraceMs = 2000;
+const kReduceTailMs = 3000;
 
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
@@ -35,11 +36,14 @@ const kReduceGraceMs = 2000;
 async function runProperties(options) {
   const { onProgress = () => {} } = options;
   const names = options.only ?? Object.keys(properties);
-  const deadline = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
+  const end = options.seconds !== undefined ? Date.now() + options.seconds * 1000 : Infinity;
+  // Inputs are drawn until a tail of the budget before its end, so that a
+  // finding met last still has the time to be reduced whole.
+  const deadline = end - Math.min(kReduceTailMs, (options.seconds ?? 0) * 100);
   const maxRuns = options.runs ?? Infinity;
   const started = Date.now();
-  // A finding met at the end of the budget is still reduced, within the grace the fuzz command gives.
-  const recorder = recorderOf({ ...options, deadline: deadline + kReduceGraceMs }, { skipSaved: true });
+  // ...and within the grace the fuzz command gives.
+  const recorder = recorderOf({ ...options, deadline: end + kReduceGraceMs }, { skipSaved: true });
   const state = newState(options.seed ?? Date.now() % 2 ** 31, recorder);
   // A turn's property, seed and number of inputs, given the runs done before it.
   const cycle = turnCycle(names);
