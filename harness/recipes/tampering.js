@@ -83,7 +83,11 @@ function planGetter(step, label, path, p, target) {
   };
 }
 
-const isWatched = (step) => !step.get && step.value !== undefined && step.writable !== false;
+// Only where frames are decoded: there a value the decoder reads shows in
+// nothing it writes. A sending world's reads show in the frame, and
+// child_process's own codec is held to the reference there (conformance/e2e).
+const isWatched = (step, b) => b.side === 'receive' && !step.get && step.value !== undefined &&
+  step.writable !== false;
 
 function checkDescriptor(step, path) {
   if (!step.get && step.value === undefined) throw new RecipeError(path, 'a "define" step needs "value" or "get"');
@@ -201,13 +205,13 @@ const definitions = {
     },
   },
   // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
-  // A writable value is put there watched (helpers.js): which codec reads it is an effect.
+  // A writable value in a receiving world is put there watched (helpers.js): which codec reads it is an effect.
   proto: {
     check: (step, path) => globalName(step.of, path),
     print(step, name, path, gen, of) {
       const k = key(step.key, path);
       const label = labelOf(step.key);
-      const descriptor = !isWatched(step) ? printDescriptor(step, label, path, gen) :
+      const descriptor = !isWatched(step, gen) ? printDescriptor(step, label, path, gen) :
         `${gen.helper('watched')}(${k}, ${gen.emit(step.value, `${path}.value`)}, effects, ${lit(label)}, ` +
         `${step.enumerable !== false})`;
       printAroundCall(gen, `${of}.prototype`, k, descriptor);
@@ -216,7 +220,7 @@ const definitions = {
       const prototype = (c) => globalOf(step.of, c).prototype;
       const k = keyOf(step.key, path);
       const label = labelOf(step.key);
-      if (!isWatched(step)) {
+      if (!isWatched(step, p)) {
         planAroundCall(p, prototype, k, planDescriptor(step, label, path, p));
         return;
       }
