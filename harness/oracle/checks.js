@@ -50,7 +50,7 @@ function* value(input) {
     (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
   if (frames.length === 2) {
     const [readA, readB] = ['a', 'b'].map((producer) => decodeOf(producer, 'a')?.tree);
-    differences[0] = bytesAsReadBack(differences[0], readA, readB);
+    differences.forEach((d, i) => { differences[i] = bytesAsReadBack(d, readA, readB); });
   }
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
   return { type: 'value', input, outcomes, differences };

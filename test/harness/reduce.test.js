@@ -160,6 +160,13 @@ describe('FindingRecorder with reduction (js against native)', function () {
   const recorderFor = (known = []) => new FindingRecorder({
     known, store: new FindingStore(dir), sides: session.sides, check: (type, input) => session.check(type, input),
   });
+  // The result of checking a recipe, and its difference that `which` picks, which it must show.
+  const showing = async (recipe, which) => {
+    const result = await session.check('value', { recipe });
+    const difference = result.differences.find(which);
+    assert.ok(difference, JSON.stringify(result.differences.map((d) => d.signature)));
+    return { result, difference };
+  };
   // A detached view (js rejects it) in a map beside a nest past the stack (native rejects it): each stops at another.
   const paired = { k: 'array', items: [{ k: 'map', entries: [
     [{ k: 'number', v: 1 }, detached], [{ k: 'number', v: 2 }, { k: 'nest', in: 'object', depth: 10_000 }]] },
@@ -167,9 +174,8 @@ describe('FindingRecorder with reduction (js against native)', function () {
 
   it('saves the causes of a pairing, each reduced, and not the pairing', async function () {
     const recorder = recorderFor();
-    const result = await session.check('value', { recipe: paired });
-    const pairing = result.differences.find((d) => d.signature === 'error-identity/serialize/TypeError~RangeError');
-    assert.ok(pairing, JSON.stringify(result.differences.map((d) => d.signature)));
+    const { result, difference: pairing } = await showing(paired,
+      (d) => d.signature === 'error-identity/serialize/TypeError~RangeError');
     const settled = await recorder.settle(result, pairing);
     assert.equal(settled[0].status, 'pairing');
     assert.ok(!recorder.findings.has(pairing.signature));
@@ -202,9 +208,7 @@ describe('FindingRecorder with reduction (js against native)', function () {
 
   it('records what user code run by one codec alone made as that user code, reduced', async function () {
     const recorder = recorderFor();
-    const result = await session.check('value', { recipe: ownLength });
-    const bytes = result.differences.find((d) => d.tier === 'bytes');
-    assert.ok(bytes, JSON.stringify(result.differences.map((d) => d.signature)));
+    const { result, difference: bytes } = await showing(ownLength, (d) => d.tier === 'bytes');
     const settled = await recorder.settle(result, bytes);
     assert.deepEqual(settled.map((s) => s.status), ['consequence', 'finding']);
     assert.equal(settled[0].cause, 'effects/serialize/a get byteLength');
@@ -225,9 +229,7 @@ describe('FindingRecorder with reduction (js against native)', function () {
       for (const bytes of ['', '0102030405']) {
         const recorder = recorderFor();
         const recipe = { k: 'view', type: 'DataView', bytes, tamper: [world] };
-        const result = await session.check('value', { recipe });
-        const value = result.differences.find((d) => d.tier === 'value');
-        assert.ok(value, JSON.stringify(result.differences.map((d) => d.signature)));
+        const { result, difference: value } = await showing(recipe, (d) => d.tier === 'value');
         const settled = await recorder.settle(result, value);
         assert.equal(settled[0].status, 'consequence');
         signatures.push(value.signature, ...recorder.findings.keys());
