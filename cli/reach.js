@@ -1,14 +1,18 @@
 'use strict';
-// The reachability step of fuzz and gate: once a run's engines have ended,
-// its finding folders are checked through child_process
-// (harness/findings/reach: in the build under test and in the reference release),
-// within the share of the run's budget kept for it; what is not checked by
-// then says so. Also the lines the terminal listings show of a verdict.
+// The last step of fuzz and gate: once a run's engines have ended, its
+// finding folders are checked through child_process (harness/findings/reach:
+// in the build under test and in the reference release, writing each one's
+// short repro scripts and issue.md) within the share of the run's budget
+// kept for it, what is not checked by then says so, and the run's review
+// (review.md, review-repro.js) is written. Also what the terminal listings
+// show of a finding.
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { checkFindings, reachSeconds, notCheckedText } = require('../harness/findings/reach');
+const { checkFindings, reachSeconds, reachabilityOf, notCheckedText } = require('../harness/findings/reach');
+const { writeReview } = require('../harness/findings/review');
 const { FindingStore } = require('../harness/findings/recorder');
+const { titleOf } = require('../harness/findings/words');
 
 // The run's findings folders that hold a finding, each once.
 function findingFolders(folders) {
@@ -27,16 +31,29 @@ async function checkRun(folders, { build, timeoutMs, deadline, progress = () => 
   });
 }
 
-// The verdict saved with a finding (undefined before its check).
-function reachabilityOf(folder) {
+// review.md and review-repro.js in `dir` of the run's causes; gives the line that points at them.
+function reviewRun(dir, folders, sides) {
+  const side = (s) => ({ codec: s.codec, version: s.info?.node ?? s.version });
+  const { review, repro, rows, causes } = writeReview(dir, findingFolders(folders),
+    { sides: { a: side(sides.a), b: side(sides.b) } });
+  const at = (file) => path.relative(process.cwd(), file) || file;
+  const checks = causes.filter((c) => c.reachable).length;
+  return `review: ${at(review)} (${rows} row${rows === 1 ? '' : 's'}); node ${at(repro)} runs its ${checks} check` +
+    `${checks === 1 ? '' : 's'}`;
+}
+
+// A finding's title: as its check wrote it, else made from finding.json.
+function titleLine(folder) {
+  const title = reachabilityOf(folder)?.title;
+  if (title) return title;
   try {
-    return FindingStore.read(folder).reachability;
+    return titleOf(FindingStore.read(folder));
   } catch {
     return undefined;
   }
 }
 
-// That verdict for a listing: one line.
+// The verdict saved with a finding, for a listing: one line.
 const reachLine = (folder) => reachabilityOf(folder)?.verdict ?? notCheckedText;
 
-module.exports = { checkRun, reachLine, reachabilityOf, reachSeconds };
+module.exports = { checkRun, reviewRun, reachLine, titleLine, reachabilityOf, reachSeconds, findingFolders };

@@ -7,7 +7,9 @@ const { parse, sideFlags, sessionOptions, checkNewFile } = require('..');
 const { Session } = require('../../harness/run/session');
 const { loadKnown, classify, splitByScope } = require('../../harness/oracle/known');
 const { renderResult, differs } = require('../../harness/findings/report');
-const { reproScript } = require('../../harness/findings/repro');
+const { codecRepro } = require('../../harness/findings/repro/codec');
+const { recordCodec } = require('../../harness/findings/reach');
+const { titleOf } = require('../../harness/findings/words');
 const { UsageError } = require('../../harness/base/errors');
 const model = require('../../fuzzers/native/model');
 const { streamBytes } = require('../../conformance/vectors');
@@ -24,7 +26,8 @@ const flags = {
     help: 'with --stream: the sizes of the reads, the rest in a last read' },
   ...sideFlags,
   json: { type: 'boolean', default: false, help: 'print the whole result as JSON' },
-  repro: { type: 'string', value: 'FILE', help: 'write a standalone repro script (a new file)' },
+  repro: { type: 'string', value: 'FILE',
+    help: 'write the short repro.js of the first new difference (a new file): the codec under test called directly' },
 };
 
 const inputFlags = ['value', 'recipe', 'frame', 'stream'];
@@ -81,6 +84,18 @@ function writeRepro(file, script) {
   }
 }
 
+// The short repro.js of a result's first new difference (else of its first operation), with what codec a did recorded.
+async function reproOf(result, sides, command) {
+  const difference = result.differences.find((d) => !d.known) ??
+    { signature: `same/${result.type === 'value' ? 'serialize' : 'stream'}/-`, tier: 'same', where: '', detail: '' };
+  const side = (s) => ({ codec: s.codec, node: s.node, version: s.info.node });
+  const meta = { ...difference, type: result.type, input: result.input, outcomes: result.outcomes,
+    sides: { a: side(sides.a), b: side(sides.b) } };
+  const recorded = await recordCodec(meta, { build: sides.b.node });
+  const title = difference.tier === 'same' ? `${command}: the codecs agree` : titleOf(meta);
+  return codecRepro(meta, { title, expected: recorded.expected ?? null });
+}
+
 async function run(args) {
   const values = parse(args, flags);
   const options = sessionOptions(values);
@@ -97,9 +112,7 @@ async function run(args) {
     else console.log(renderResult(result, session.sides));
     if (values.repro !== undefined) {
       const given = inputFlags.find((f) => values[f] !== undefined);
-      writeRepro(values.repro, reproScript(result, {
-        a: session.sides.a.codec, b: session.sides.b.codec, title: `ipcfuzz diff --${given} ${values[given]}`,
-      }));
+      writeRepro(values.repro, await reproOf(result, session.sides, `ipcfuzz diff --${given} ${values[given]}`));
     }
     return differs(result.differences) ? 1 : 0;
   } finally {

@@ -17,7 +17,7 @@ const { UsageError } = require('../../harness/base/errors');
 const { root } = require('../../harness/base/binaries');
 const coverage = require('../../harness/observe/coverage');
 const { isSharedDefect } = require('../../harness/oracle/roundtrip');
-const { checkRun, reachLine, reachSeconds } = require('../reach');
+const { checkRun, reachLine, reachSeconds, reviewRun, titleLine } = require('../reach');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
 const kGraceSeconds = 3;
@@ -157,8 +157,9 @@ function printSummary(results, session, store, stopped) {
       `${[...history].join(', ')}`);
   }
   if (stopped.length) lines.push(`stopped at the time limit: ${stopped.join(', ')}`);
-  const listing = (f) => [`  ${f.signature}  [${f.engine}, met ${f.met}×, ${reductionText(f.reduction)}]`,
-    `    ${f.detail}`, `    ${reachLine(f.folder)}`, `    ${path.relative(process.cwd(), f.folder)}`];
+  const listing = (f) => [`  ${titleLine(f.folder) ?? f.signature}`,
+    `    ${f.signature}  [${f.engine}, met ${f.met}×, ${reductionText(f.reduction)}]`,
+    `    ${reachLine(f.folder)}`, `    ${path.relative(process.cwd(), f.folder)}`];
   if (shared.length) {
     lines.push(`${shared.length} defect${shared.length > 1 ? 's' : ''} both codecs share (no difference between them; ` +
       'the exit code does not count it):', ...shared.flatMap(listing));
@@ -169,6 +170,10 @@ function printSummary(results, session, store, stopped) {
     lines.push(`${findings.size} new finding${findings.size > 1 ? 's' : ''} in ${store.dir}:`);
     for (const f of [...findings.values()].sort(byTierAndCount)) lines.push(...listing(f));
   }
+  // The run's causes, new or met again, as a reviewer would post them.
+  const causes = [...findings.values()].map((f) => f.folder)
+    .concat([...seenAgain].map((signature) => store.folderFor(session.sides, signature)));
+  lines.push(reviewRun(store.dir, causes, session.sides));
   console.log(lines.join('\n'));
   return findings.size;
 }

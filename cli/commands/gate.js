@@ -16,7 +16,7 @@ const { sarifLog } = require('../gate/sarif');
 const { summaryMarkdown } = require('../gate/markdown');
 const { parseRuntime } = require('../../harness/base/runtimes');
 const { version } = require('../../package.json');
-const { reachLine, reachabilityOf } = require('../reach');
+const { reachLine, reachabilityOf, reviewRun, titleLine } = require('../reach');
 
 // A known-differences file: the list in use plus an entry accepting each new
 // finding, for a reviewer to give reasons to (or to shrink) before committing it.
@@ -73,8 +73,9 @@ async function run(args) {
     fs.writeFileSync(path.join(out, 'junit.xml'), junitXml(gate.stages));
     fs.writeFileSync(path.join(out, 'results.sarif'), `${JSON.stringify(sarifLog([...gate.findings, ...gate.shared].map((f) => ({
       ...f, inputFile: ['input.bin', 'input.json'].map((n) => path.join(f.folder, n)).find((p) => fs.existsSync(p)),
-      reachability: reachabilityOf(f.folder),
+      reachability: reachabilityOf(f.folder), title: titleLine(f.folder),
     })), { base: out, version, sides }), null, 2)}\n`);
+    const review = reviewRun(out, gate.findings.map((f) => f.folder), session.sides);
     fs.writeFileSync(path.join(out, 'summary.md'), summaryMarkdown({ ...gate, sides }));
     if (values.bench) {
       // The codec table of base against head, appended to the summary; timing never changes the verdict.
@@ -87,7 +88,10 @@ async function run(args) {
     if (values['emit-known'] !== undefined) emitKnown(values['emit-known'], gate, options.knownFile, session.sides);
     console.log(`ipcfuzz gate: ${gate.verdict.toUpperCase()}: ${gate.findings.length} new difference(s), ` +
       `${gate.stale.length} stale known entr${gate.stale.length === 1 ? 'y' : 'ies'} in ${gate.seconds.toFixed(0)}s`);
-    for (const f of gate.findings) console.log(`  ${f.difference.signature}  (${f.stage})\n    ${reachLine(f.folder)}`);
+    for (const f of gate.findings) {
+      console.log(`  ${titleLine(f.folder) ?? f.difference.signature}\n    ${f.difference.signature}  (${f.stage})\n` +
+        `    ${reachLine(f.folder)}`);
+    }
     for (const e of gate.stale) console.log(`  stale known entry: ${e.id}`);
     for (const f of gate.shared) console.log(`  defect both codecs share (no difference): ${f.difference.signature}`);
     for (const c of gate.stages.find((s) => s.name === 'runtimes')?.cases ?? []) {
@@ -97,7 +101,8 @@ async function run(args) {
     if (gate.historyDependent.length) {
       console.log(`history-dependent, not findings: ${gate.historyDependent.join(', ')}`);
     }
-    console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,junit.xml,results.sarif,findings/}`);
+    console.log(`reports: ${path.relative(process.cwd(), out)}/{summary.md,review.md,junit.xml,results.sarif,findings/}`);
+    console.log(review);
     return gate.verdict === 'pass' ? 0 : 1;
   } finally {
     session.close();

@@ -1,26 +1,30 @@
 'use strict';
 // ipcfuzz report FINDING_DIR: checks a saved finding through child_process
 // again, on the binaries as they are now (the build it was found with, or
-// --node, and the reference release), writes its verdict, repro-fork.js,
-// report.txt and issue.md anew, and prints issue.md. An issue.md edited by
-// hand is kept beside the new one. Exit 0 when the difference does not show
-// through child_process, 1 when it does, 2 when the folder holds no finding
-// or the check could not run.
+// --node, and the reference release), writes its verdict, short repro
+// scripts and issue.md anew, and prints issue.md; with --full, also the full
+// round trip through child_process, both sides described as canonical trees.
+// An issue.md edited by hand is kept beside the new one. Exit 0 when the
+// difference does not show through child_process, 1 when it does, 2 when the
+// folder holds no finding or the check could not run.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { parse, positiveInteger } = require('..');
 const { FindingStore } = require('../../harness/findings/recorder');
 const { checkFinding, referenceVersion } = require('../../harness/findings/reach');
+const { fullComparison } = require('../../harness/findings/reach/full');
 const { resolveNode, probeNode } = require('../../harness/base/binaries');
 const { UsageError, EnvironmentError } = require('../../harness/base/errors');
 
 const about = 'check a saved finding through child_process again, on the current binaries, and print its issue.md';
-const synopsis = 'FINDING_DIR [--node PATH|VERSION]';
+const synopsis = 'FINDING_DIR [--node PATH|VERSION] [--full]';
 const flags = {
   node: { type: 'string', value: 'PATH|VERSION', shown: 'the build the finding was found with',
     help: 'the build under test' },
   timeout: { type: 'string', default: '10000', value: 'MS', help: 'a round trip taking longer is a hang' },
+  full: { type: 'boolean', default: false,
+    help: 'also print the full round trip through child_process, what each side received as a canonical tree' },
 };
 
 const checkTypes = ['value', 'roundtrip', 'frame', 'stream'];
@@ -77,6 +81,7 @@ async function run(args) {
   const reference = resolveNode(referenceVersion);
   const reachability = await checkFinding(folder, { build, reference, timeoutMs });
   process.stdout.write(fs.readFileSync(path.join(folder, 'issue.md'), 'utf8'));
+  if (values.full) console.log(`\n${(await fullComparison(folder, meta, { build, reference, timeoutMs })).join('\n')}`);
   const kept = reachability.editedIssue;
   if (kept) console.error(`ipcfuzz report: issue.md had been edited by hand: kept as ${path.join(positionals[0], kept)}`);
   console.error(`ipcfuzz report: ${reachability.verdict}`);

@@ -9,6 +9,8 @@
 const path = require('node:path');
 const { verdictRows } = require('../../harness/findings/report');
 const { FindingStore, reductionText } = require('../../harness/findings/recorder');
+const { rowsOf, causeOf } = require('../../harness/findings/review');
+const { titleLine } = require('../reach');
 
 const kLimit = 60_000;
 // Left for what may be appended after (the --bench table is about 2,000).
@@ -39,7 +41,7 @@ function findingSection(number, f, maxLines) {
   const tierRows = verdictRows(meta.differences ?? [f.difference]).filter((row) => !/^\s+\S+\s+same$/.test(row));
   // Relative to --out, the folder of summary.md: findings/<name>.
   const folder = `findings/${path.basename(f.folder)}`;
-  return [`### ${number}. \`${f.difference.signature}\``, '',
+  return [`### ${number}. ${titleLine(f.folder) ?? `\`${f.difference.signature}\``}`, '', `\`${f.difference.signature}\``, '',
     `**${f.difference.tier}** (found by ${f.stage}): ${clip(`${f.difference.where}: ${f.difference.detail}`, 600)}`, '',
     `Input: ${reductionText(meta.reduction ?? f.reduction)}; met ${f.met ?? 1} time${f.met > 1 ? 's' : ''}.`, '',
     `${capitalized(meta.reachability?.verdict ?? 'reachability not checked')}.`, '',
@@ -114,14 +116,16 @@ function summaryMarkdown(gate) {
 
   const body = [];
   if (findings.length) {
-    const rows = findings.map((f) => `| ${f.difference.tier} | \`${cell(f.difference.signature)}\` | ` +
-      `${cell(clip(`${f.difference.where}: ${f.difference.detail}`, 200))} | ${f.met ?? 1} | ` +
-      `${cell(reductionText(f.reduction))} | ${f.stage} |`);
-    body.push('| tier | signature | where | met | input | found by |', '| --- | --- | --- | --- | --- | --- |');
+    // The causes as review.md has them: one row per cause or family, most severe first.
+    const saved = findings.filter((f) => FindingStore.readText(f.folder, 'finding.json'));
+    const causes = rowsOf(saved.map((f) => causeOf(f.folder)));
+    const rows = causes.map((row, i) => `| ${i + 1} | ${cell(clip(row.title, 300))} | ${row.causes.length} | ` +
+      `${row.causes.filter((c) => c.reachable).length} of ${row.causes.length} |`);
+    body.push('Each cause, with the heart of its repro, is in `review.md`; `node review-repro.js` checks the ' +
+      'reachable ones (PASS on Node.js 26.3.1, FAIL where this build differs).', '',
+    '| # | cause | causes | reachable through `child.send()` |', '| --- | --- | --- | --- |');
     const listed = fill(body, rows, room() / 3);
-    if (listed < findings.length) {
-      body.push(`| … | ${findings.length - listed} more in results.sarif and findings/ | | | | |`);
-    }
+    if (listed < causes.length) body.push(`| … | ${causes.length - listed} more in review.md | | |`);
     body.push('');
     const left = room() - body.join('\n').length;
     const size = (sections) => sections.reduce((n, t) => n + t.length + 1, 0);

@@ -29,7 +29,8 @@ function reachProperties(reachability) {
   };
 }
 
-// findings: [{ difference, folder, inputFile?, met?, reduction?, reachability? }], relative to `base` (the out dir).
+// findings: [{ difference, folder, title?, inputFile?, met?, reduction?, reachability? }], relative to `base`
+// (the out dir).
 function sarifLog(findings, { base, version, sides }) {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -48,17 +49,19 @@ function sarifLog(findings, { base, version, sides }) {
       },
       properties: { a: sides.a, b: sides.b },
       // In the gate's order: by tier, the cause met most often first.
-      results: findings.map(({ difference: d, folder, inputFile, met, reduction, reachability }) => ({
+      results: findings.map(({ difference: d, folder, title, inputFile, met, reduction, reachability }) => ({
         ruleId: d.tier,
         ruleIndex: tiers.indexOf(d.tier),
         level: isSharedDefect(d.signature) ? 'warning' : 'error',
-        message: { text: `${d.signature}: ${d.where}: ${d.detail} (${reachProperties(reachability).reachability})` },
+        message: { text: `${title ?? `${d.signature}: ${d.where}: ${d.detail}`} ` +
+          `(${reachProperties(reachability).reachability})` },
         locations: [{ physicalLocation: { artifactLocation: {
           uri: path.relative(base, inputFile ?? path.join(folder, 'finding.json')).split(path.sep).join('/'),
           uriBaseId: 'OUTDIR',
         } } }],
         partialFingerprints: { ipcfuzzSignature: d.signature },
-        properties: { met: met ?? 1, input: reductionText(reduction), ...reachProperties(reachability) },
+        properties: { signature: d.signature, met: met ?? 1, input: reductionText(reduction),
+          ...reachProperties(reachability) },
       })),
       originalUriBaseIds: { OUTDIR: { uri: `${pathToFileURL(base).href}/` } },
     }],

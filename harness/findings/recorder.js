@@ -1,7 +1,8 @@
 'use strict';
 // The findings folder: one subfolder per distinct problem (codec pair and
-// signature), holding the input, both outcomes, an annotated report and a
-// standalone repro script. A problem seen again only bumps its count: saved
+// signature), holding the input, both outcomes and an annotated report (the
+// short repro scripts and issue.md follow once the run has checked it,
+// reach/). A problem seen again only bumps its count: saved
 // inputs are never replaced, and nothing saved is ever deleted. FindingRecorder is
 // the one way every engine, the gate and the replays turn a check result into
 // findings: known differences counted, repeats skipped, new ones confirmed in
@@ -11,7 +12,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { renderResult } = require('./report');
-const { reproScript } = require('./repro');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { classify } = require('../oracle/known');
 const { tiers, effectsCause } = require('../oracle/compare');
@@ -193,9 +193,6 @@ function writeFinding(dir, folder, result, difference, { sides, origin, reductio
     `--seed ${origin.seed} --path ${origin.path} --a ${sides.a.codec} --b ${sides.b.codec} --node ${sides.b.node}\n` : '';
   writeAtomic(path.join(dir, 'report.txt'),
     `${renderResult(result, sides)}\n\n${reductionLine(reduction)}replay: ${replay}\n${fastCheck}`);
-  writeAtomic(path.join(dir, 'repro.js'), reproScript(result, {
-    a: sides.a.codec, b: sides.b.codec, title: difference.signature,
-  }), 0o755);
   writeAtomic(path.join(dir, kMeta), metaText({
     signature: difference.signature,
     tier: difference.tier,

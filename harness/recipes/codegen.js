@@ -27,15 +27,16 @@ function nameNode(ids, recipe, path, binding) {
 function compileRecipe(recipe) {
   const gen = new Generator();
   const value = gen.emit(recipe, '$');
-  return [
-    ...gen.lines,
-    'return {',
-    `  value: ${value},`,
-    `  setup() {${block(gen.setup)}},`,
-    `  teardown() {${block(teardownOf(gen))}},`,
-    ...(gen.pool ? ['  pool: true,'] : []),
-    '};',
-  ].join('\n');
+  return [...gen.lines, ...returned(gen, [`value: ${value}`])].join('\n');
+}
+
+// The object a printed function returns: on one line when it has no steps to set up or tear down.
+function returned(gen, fields) {
+  const teardown = teardownOf(gen);
+  const pool = gen.pool ? ['pool: true'] : [];
+  if (!gen.setup.length && !teardown.length) return [`return { ${[...fields, 'setup() {}', 'teardown() {}', ...pool].join(', ')} };`];
+  return ['return {', ...fields.map((f) => `  ${f},`), `  setup() {${block(gen.setup)}},`,
+    `  teardown() {${block(teardown)}},`, ...pool.map((f) => `  ${f},`), '};'];
 }
 
 // The source of the function that sets up the world a recipe's frames are
@@ -46,15 +47,10 @@ function compileWorld(recipe) {
   if (!world) return null;
   const gen = new Generator();
   gen.side = 'receive';
+  // The world's node only carries its steps: its value is never used.
   gen.emit(world, '$');
-  return [
-    ...gen.lines,
-    'return {',
-    `  setup() {${block(gen.setup)}},`,
-    `  teardown() {${block(teardownOf(gen))}},`,
-    ...(gen.pool ? ['  pool: true,'] : []),
-    '};',
-  ].join('\n');
+  gen.lines = gen.lines.filter((line) => line !== 'const v1 = undefined;');
+  return [...gen.lines, ...returned(gen, [])].join('\n');
 }
 
 // What teardown undoes, last done first: the shared state steps changed, then
@@ -62,8 +58,10 @@ function compileWorld(recipe) {
 // and must not leave a prototype changed for the values built after it.
 const teardownOf = (gen) => [...gen.teardown.toReversed(), ...gen.closes.toReversed()];
 
+// A method's body: on its own line when it is one statement.
 function block(lines) {
-  return lines.length ? `\n${lines.map((l) => `    ${l}`).join('\n')}\n  ` : '';
+  if (lines.length < 2) return lines.length ? ` ${lines[0]} ` : '';
+  return `\n${lines.map((l) => `    ${l}`).join('\n')}\n  `;
 }
 
 class Generator {

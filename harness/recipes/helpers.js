@@ -3,6 +3,11 @@
 // repro scripts (codegen.js) and evaluated once for planned recipes (runtime.js).
 
 const helpers = {
+  // Puts `descriptor` in the place of `target[key]` for one codec call; gives
+  // the function that puts back what was there (or deletes what was not).
+  replace: 'const replace = (target, key, descriptor) => { const old = Object.getOwnPropertyDescriptor(target, key); ' +
+    'Object.defineProperty(target, key, descriptor); ' +
+    'return () => (old ? Object.defineProperty(target, key, old) : delete target[key]); };',
   // Writes `bytes` (hex, or a Buffer the interpreter decoded once) `times`
   // over from `offset`: a long view costs no long string.
   fill: 'const fill = (buffer, offset, bytes, times = 1) => { ' +

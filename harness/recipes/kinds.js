@@ -3,8 +3,8 @@
 // module there exports `kinds`, each entry with its check, print and plan;
 // docs/recipes.md), and what the generators and the oracle need to know of
 // them. A kind added to a module of kinds/ is printed (codegen.js), planned
-// (interpret.js) and, with a `draw` part, drawn by the byte grammar and the
-// arbitraries (bytes.js).
+// (interpret.js), said in the titles of findings (its `words`, words.js) and,
+// with a `draw` part, drawn by the byte grammar and the arbitraries (bytes.js).
 const { RecipeError } = require('./errors');
 const { errorTypes } = require('./checks');
 const { stringShapes } = require('./kinds/primitives');
@@ -12,8 +12,9 @@ const { nestings } = require('./kinds/heavy');
 const { interceptorHosts } = require('./kinds/host-objects');
 const { worldSteps, applyStep } = require('./tampering');
 
-// Required by name, not by listing the folder: a repro script bundles the
-// modules the harness requires (base/bundle.js), and only literal requires.
+// Required by name, not by listing the folder: what the table holds is what
+// is required here, and a module a bundle packs (base/bundle.js) is found
+// by its literal requires.
 const modules = {
   'primitives.js': require('./kinds/primitives'),
   'containers.js': require('./kinds/containers'),
@@ -27,7 +28,7 @@ for (const [file, module] of Object.entries(modules)) {
     if (Object.hasOwn(kinds, name)) throw new Error(`recipe kind ${name} is defined twice (kinds/${file})`);
     // One shape for every kind, so that the walk's reads of them stay monomorphic.
     kinds[name] = { binds: Boolean(kind.binds), check: kind.check ?? null, print: kind.print ?? null,
-      plan: kind.plan ?? null, draw: kind.draw ?? null, file };
+      plan: kind.plan ?? null, draw: kind.draw ?? null, words: kind.words ?? null, file };
   }
 }
 

@@ -2,7 +2,10 @@
 // Tampering and world steps (a node's `tamper`), each printed and planned
 // in one entry: print(step, name, path, gen, checked) adds statements to the
 // printed code acting on the variable `name`; plan(step, target, path,
-// plan, checked) adds the closures that do the same to what target(c) reads.
+// plan, checked) adds the closures that do the same to what target(c) reads;
+// words(step, say) says it for the titles of findings (words.js): a phrase
+// after the value's noun ("with …", "whose …", "that …"), or inside a getter
+// (`say.acting`) a verb ("deletes `visible`").
 const { RecipeError } = require('./errors');
 const { lit, check, count, entries, key, labelOf, globalName, globals } = require('./checks');
 const { helper, assign, remove, keyOf, constant, run, globalOf, inBody } = require('./runtime');
@@ -117,13 +120,10 @@ function planDescriptor(step, label, path, p, target = constant(undefined)) {
 // A step that changes shared state (a prototype) for the duration of one call.
 // Teardown undoes only what setup managed to install.
 function printAroundCall(gen, target, k, newDescriptor) {
-  const saved = `saved${gen.setup.length}`;
-  gen.lines.push(`let ${saved} = null;`);
-  gen.setup.push(`${saved} = { old: Object.getOwnPropertyDescriptor(${target}, ${k}), installed: false };`,
-    `Object.defineProperty(${target}, ${k}, ${newDescriptor});`,
-    `${saved}.installed = true;`);
-  gen.teardown.push(`if (${saved}?.installed && ${saved}.old) Object.defineProperty(${target}, ${k}, ${saved}.old); ` +
-    `else if (${saved}?.installed) delete ${target}[${k}];`);
+  const restore = `restore${gen.setup.length}`;
+  gen.lines.push(`let ${restore} = null;`);
+  gen.setup.push(`${restore} = ${gen.helper('replace')}(${target}, ${k}, ${newDescriptor});`);
+  gen.teardown.push(`${restore}?.();`);
 }
 
 function planAroundCall(p, target, k, make) {
@@ -155,6 +155,54 @@ const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${lab
 
 const isView = ArrayBuffer.isView;
 
+// Inside a getter, a step acts on the object being copied, or with `on` on one of its properties.
+const subject = (say) => (say.on == null ? 'it' : say.key(say.on));
+const ofSubject = (say) => (say.on == null ? '' : ` of ${say.key(say.on)}`);
+const valueWords = (value, say) => say.literal(value) ?? say.node(value);
+
+// A getter by its key and what it does when a codec reads it.
+function getterWords(step, say) {
+  const get = step.get;
+  const then = get.then === undefined ? '' : say.then(get.then);
+  // A getter that only throws is "a throwing getter"; one that does more, does it and throws.
+  const throwing = get.throws !== undefined && !then;
+  const does = [then, get.throws !== undefined && then ? 'throws' : '',
+    get.returns !== undefined ? `returns ${valueWords(get.returns, say)}` : ''].filter(Boolean);
+  const traits = `${step.enumerable === false ? 'non-enumerable ' : ''}${throwing ? 'throwing ' : ''}`;
+  return `${say.a(`${traits}getter on ${say.key(step.key)}`)}${does.length ? ` that ${say.list(does)}` : ''}`;
+}
+
+function defineWords(step, say) {
+  if (step.get) return `${say.acting ? 'defines' : 'with'} ${getterWords(step, say)}${ofSubject(say)}`;
+  const hidden = step.enumerable === false;
+  const k = say.key(step.key);
+  if (say.acting) {
+    return `defines ${k}${ofSubject(say)} as ${hidden ? 'a non-enumerable ' : ''}${valueWords(step.value, say)}`;
+  }
+  const literal = say.literal(step.value);
+  const own = `${hidden ? 'a non-enumerable' : 'an'} own ${k}`;
+  return literal ? `with ${own} of ${literal}` : `with ${own} holding ${say.node(step.value)}`;
+}
+
+function prototypeWords(step, say) {
+  const base = step.of === null ? 'null' : `\`${step.of}.prototype\``;
+  const proto = step.proxy ? `a Proxy of ${step.of === null ? 'an empty object' : base}` : base;
+  if (say.acting) return `sets the prototype${ofSubject(say)} to ${proto}`;
+  if (step.proxy) return `whose prototype is ${proto}`;
+  return step.of === null ? 'with a null prototype' : `with ${proto} as its prototype`;
+}
+
+function protoWords(step, say) {
+  const k = say.key(step.key);
+  const what = step.get ? `a getter for ${k}` : `${k} set to ${valueWords(step.value, say)}`;
+  return `with ${what} on \`${step.of}.prototype\` ${say.side(step)}`;
+}
+
+function detachWords(step, say) {
+  if (say.acting) return say.on == null ? 'detaches its buffer' : `detaches the buffer of ${say.key(say.on)}`;
+  return say.holder?.k === 'arraybuffer' ? 'that is detached' : 'on a detached ArrayBuffer';
+}
+
 const definitions = {
   set: {
     print(step, name, path, gen) {
@@ -165,6 +213,8 @@ const definitions = {
       const value = p.emit(step.value, `${path}.value`);
       p.lines.push((c) => assign(target(c), k(), value(c)));
     },
+    words: (step, say) => (say.acting ? `sets ${say.key(step.key)}${ofSubject(say)} to ${valueWords(step.value, say)}` :
+      `with ${say.key(step.key)} set to ${valueWords(step.value, say)}`),
   },
   define: {
     print(step, name, path, gen) {
@@ -176,6 +226,7 @@ const definitions = {
       const make = planDescriptor(step, labelOf(step.key), path, p, target);
       p.lines.push((c) => { Object.defineProperty(target(c), k(), make(c)); });
     },
+    words: defineWords,
   },
   delete: {
     print(step, name, path, gen) { gen.lines.push(`delete ${name}[${key(step.key, path)}];`); },
@@ -183,6 +234,8 @@ const definitions = {
       const k = keyOf(step.key, path);
       p.lines.push((c) => remove(target(c), k()));
     },
+    words: (step, say) => (say.acting ? `deletes ${say.key(step.key)}${say.on == null ? '' : ` from ${subject(say)}`}` :
+      `with ${say.key(step.key)} deleted`),
   },
   // `proxy`: the prototype is a Proxy of it whose reads are recorded.
   prototype: {
@@ -203,6 +256,7 @@ const definitions = {
       });
       p.lines.push((c) => { Object.setPrototypeOf(target(c), proto(c)); });
     },
+    words: prototypeWords,
   },
   // Replaces a property of a built-in prototype (e.g. Buffer.prototype.constructor).
   // A writable value in a receiving world is put there watched (helpers.js): which codec reads it is an effect.
@@ -228,6 +282,7 @@ const definitions = {
       const enumerable = step.enumerable !== false;
       planAroundCall(p, prototype, k, (c) => helper.watched(k(), value(c), c.effects, label, enumerable));
     },
+    words: protoWords,
   },
   // An Object.prototype setter, as in the review repro of the native codec.
   'inherited-setter': {
@@ -249,6 +304,8 @@ const definitions = {
         configurable: true,
       }));
     },
+    words: (step, say) => `with a setter for ${say.key(step.key)} on \`Object.prototype\`` +
+      `${step.throws === undefined ? '' : ' that throws'} ${say.side(step)}`,
   },
   // Replaces a built-in method or accessor (a prototype's, `static`: the
   // constructor's own) by one that records its calls and does what it did.
@@ -270,11 +327,13 @@ const definitions = {
       const label = patchLabel(step);
       planAroundCall(p, owner, k, (c) => helper.recording(owner(c), k(), c.effects, label));
     },
+    words: (step, say) => `with \`${patchLabel(step)}\` replaced ${say.side(step)}`,
   },
   // Buffer's pool: how far each codec call moved its offset is an effect.
   pool: {
     print(step, name, path, gen) { gen.pool = true; },
     plan(step, target, path, p) { p.pool = true; },
+    words: (step, say) => `with Buffer's pool watched ${say.side(step)}`,
   },
   detach: {
     print(step, name, path, gen) {
@@ -287,6 +346,7 @@ const definitions = {
         structuredClone(value, { transfer: [transfer] });
       });
     },
+    words: detachWords,
   },
   resize: {
     check: (step, path) => count(step.to, path, 'to'),
@@ -296,20 +356,24 @@ const definitions = {
     plan(step, target, path, p, to) {
       p.lines.push((c) => { (isView(target(c)) ? target(c).buffer : target(c)).resize(to); });
     },
+    words: (step, say) => (say.acting ? `resizes the buffer${ofSubject(say)} to ${say.bytes(step.to)}` :
+      `with its buffer resized to ${say.bytes(step.to)}`),
   },
   freeze: {
     print(step, name, path, gen) { gen.lines.push(`Object.freeze(${name});`); },
     plan(step, target, path, p) { p.lines.push((c) => { Object.freeze(target(c)); }); },
+    words: (step, say) => (say.acting ? `freezes ${subject(say)}` : 'that is frozen'),
   },
   preventExtensions: {
     print(step, name, path, gen) { gen.lines.push(`Object.preventExtensions(${name});`); },
     plan(step, target, path, p) { p.lines.push((c) => { Object.preventExtensions(target(c)); }); },
+    words: (step, say) => (say.acting ? `makes ${subject(say)} non-extensible` : 'that is not extensible'),
   },
 };
 
 // One shape for every step, so that reads of them stay monomorphic.
 const steps = Object.fromEntries(Object.entries(definitions).map(([op, step]) =>
-  [op, { check: step.check ?? null, print: step.print, plan: step.plan }]));
+  [op, { check: step.check ?? null, print: step.print, plan: step.plan, words: step.words ?? null }]));
 
 // The side of a check a world step changes: the process that serializes
 // (`send`, the default), the one that decodes the frames (`receive`), or both.

@@ -28,8 +28,16 @@ describe('ipcfuzz report', function () {
     const issue = fs.readFileSync(path.join(folder, 'issue.md'), 'utf8');
     assert.equal(run.stdout, issue);
     assert.match(issue, /^### Subsystem\n\nchild_process$/m);
-    assert.match(run.stderr, /^ipcfuzz report: reachable: yes \(crash\): .*killed by SIGSEGV/m);
-    assert.equal(JSON.parse(fs.readFileSync(path.join(folder, 'finding.json'), 'utf8')).reachability.reachable, true);
+    assert.match(run.stderr, /^ipcfuzz report: reachable: yes: what child\.send\(value\) did: node v26\.12\.1: crashed \(SIGSEGV\)/m);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(folder, 'reachability.json'), 'utf8')).reachable, true);
+  });
+
+  it('prints the full round trip with --full: what each side received, as a canonical tree', async function () {
+    const run = await cli(['report', folder, '--full']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /^the full round trip through child_process: DIFF$/m);
+    assert.match(run.stdout, /^ {2}parent: child\.send\(value\) crashed the parent process: killed by SIGSEGV$/m);
+    assert.match(run.stdout, /^ {2}child: process\.on\('message'\) got \{ '0': 5 \}$/m);
   });
 
   it('checks it on the binary --node names, and keeps an issue.md edited by hand', async function () {
@@ -37,7 +45,7 @@ describe('ipcfuzz report', function () {
     // The reference itself as the build: nothing to tell them apart.
     const run = await cli(['report', folder, '--node', '26.3.1']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /reachable: no: through child_process, node v26\.3\.1 and node v26\.3\.1/);
+    assert.match(run.stderr, /reachable: no: through child_process, node v26\.3\.1 and node v26\.3\.1 .*saw the same/);
     assert.match(fs.readFileSync(path.join(folder, 'issue.edited.md'), 'utf8'), /A note of mine\.\n$/);
     assert.doesNotMatch(run.stdout, /A note of mine/);
     // What ipcfuzz wrote itself is not kept again.

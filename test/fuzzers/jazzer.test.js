@@ -114,6 +114,8 @@ describe('Jazzer.js engine', function () {
     // The target started again and ran the crasher isolated: it did not end on it a second time.
     assert.ok(status.runs >= 2);
     assert.deepEqual(status.crashed.filter((s) => s === sha1(crasher)), [sha1(crasher)]);
+    // Checked as a run checks its findings, it has its short repro.js: the codec crashes the process that runs it.
+    await require('../../harness/findings/reach').checkFindings([finding.folder], { build: node });
     const repro = spawnSync(node, ['--expose-internals', path.join(finding.folder, 'repro.js')], { encoding: 'utf8' });
     assert.equal(repro.signal, 'SIGSEGV', repro.stdout + repro.stderr);
     // Each target process had a temporary folder of its own (its workers' FIFOs there), gone with it.

@@ -3,7 +3,7 @@
 // child_process runs there, `builtin`). What they find is printed, not failed
 // on: the tests hold the tool to its word instead: the native codec was
 // really exercised, and every finding replays from its folder, through
-// `ipcfuzz diff` and through its standalone repro script.
+// `ipcfuzz diff` and, once checked as a run checks it, through its short repro.js.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -13,6 +13,7 @@ const { runPair, describeFindings } = require('../../properties/helpers');
 const { FindingStore } = require('../../harness/findings/recorder');
 const { resolveNode } = require('../../harness/base/binaries');
 const { isSharedDefect } = require('../../harness/oracle/roundtrip');
+const { checkFindings } = require('../../harness/findings/reach');
 
 const cli = path.join(__dirname, '..', '..', 'bin', 'ipcfuzz.js');
 
@@ -26,6 +27,7 @@ describe('properties: js against the native codec of 26.12.1', function () {
     summary = await runPair({ a: { codec: 'js' }, b: { codec: 'native' }, runs: 4000, store: new FindingStore(dir) });
     console.log(`      ${summary.runs} runs, known differences seen: ${JSON.stringify(summary.known)}`);
     for (const line of describeFindings(summary)) console.log(`      finding: ${line}`);
+    await checkFindings(summary.findings.map((f) => f.folder), { build: resolveNode('26.12.1') });
   });
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -52,11 +54,11 @@ describe('properties: js against the native codec of 26.12.1', function () {
       if (finding.difference.tier === 'crash') continue;  // a crash replays below, through diff
       const repro = spawnSync(resolveNode('26.12.1'), ['--expose-internals', '--no-warnings',
         path.join(finding.folder, 'repro.js')], { encoding: 'utf8', timeout: 60_000 });
-      // A defect both codecs share is no difference between them: SAME, as fuzz and gate count it.
+      // A defect both codecs share is no difference between them: the same as the reference, as fuzz and gate count it.
       const shared = isSharedDefect(finding.difference.signature);
       assert.equal(repro.status, shared ? 0 : 1,
-        `${finding.difference.signature}: repro exited ${repro.status}\n${repro.stderr}`);
-      assert.match(repro.stdout, shared ? /^SAME except 1 defect both share/m : /^DIFF/m);
+        `${finding.difference.signature}: repro exited ${repro.status}\n${repro.stdout}${repro.stderr}`);
+      assert.match(repro.stdout, /^ {2}Node\.js 26\.3\.1: (?!\(not recorded\))/m);
     }
   });
 

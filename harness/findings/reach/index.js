@@ -1,182 +1,188 @@
 'use strict';
-// The reachability check of findings: does a difference between two codecs
-// show through child_process.fork(..., { serialization: 'advanced' })? A
-// finding's repro-fork.js runs in the build under test and in the reference
-// release, whose child_process runs the JavaScript codec, parent and child
-// each in that binary, and what the two saw is compared as the conformance
-// fork cases compare channels (channel-differences.js). The verdict goes into
-// finding.json (`reachability`), report.txt, repro-fork.js (which keeps the
-// reference's observation to compare with) and issue.md. Bounded: each run
-// ends by its timeout or the deadline, and takes its processes along.
+// What a finding comes to once a run's engines have ended: its short repro
+// scripts recorded and run in the build under test and in the reference
+// release (../repro/), and whether its difference reaches users through
+// child_process.fork(..., { serialization: 'advanced' }). A short
+// repro-fork.js observes one thing at a time (what child.send() did, what
+// the child received, user code run on either side), the one the finding's
+// difference points at first; where none differs, the full round trip
+// (full.js) compares canonical trees. Each of repro.js, repro-fork.js,
+// reachability.json and issue.md is written once per check; finding.json
+// and report.txt stay as the run saved them. Bounded: each run ends by its
+// timeout or the deadline, and takes its processes along.
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { spawn } = require('node:child_process');
-const { resolveNode } = require('../../base/binaries');
-const { FindingStore, metaText, writeAtomic } = require('../recorder');
-const { channelDifferences } = require('../../oracle/channel-differences');
+const { resolveNode, probeNode } = require('../../base/binaries');
+const { FindingStore, writeAtomic } = require('../recorder');
 const { tiers } = require('../../oracle/compare');
-const { forkReproScript, fromValue } = require('./script');
-const { sameRoundTrip, describeObservation } = require('./round-trip');
+const { pieces } = require('../../oracle/channel');
+const { observe } = require('../repro/record');
+const { codecRepro, modulePath, operationOf } = require('../repro/codec');
+const { forkCheck, reproFork, observations, kArrived } = require('../repro/fork');
+const { fullCheck, firstDifference } = require('./full');
+const { fromValue } = require('./script');
+const { platform } = require('./round-trip');
 const { issueMarkdown } = require('../issue-report');
+const { titleOf } = require('../words');
 
 const referenceVersion = '26.3.1';
 const kDefaultTimeoutMs = 10_000;
-// The least a round trip gets (three node processes start): a timeout is a hang verdict.
-const kLeastTimeoutMs = 5000;
-// What a run gets on top of its round trip's timeout to print; the least time worth starting a check in.
-const kGraceMs = 2000;
+// The least time worth starting a finding's checks in.
 const kLeastMs = 1500;
-const kReportHeading = 'reachability through child_process';
+const kReachFile = 'reachability.json';
 const notCheckedText = 'reachability not checked';
 const outOfTime = 'the time for it ran out';
+const kSeenWidth = 240;
 
-const groups = new Set();
-process.on('exit', () => { for (const pid of groups) killGroup(pid); });
+const clip = (text) => (String(text).length > kSeenWidth ? `${String(text).slice(0, kSeenWidth - 1)}…` : String(text));
 
-function killGroup(pid) {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // gone already
-  }
+// What a short check of a finding observes, the likeliest to differ first:
+// where its difference is (sending or receiving) and what kind it is.
+function observationsOf(meta) {
+  if (!fromValue(meta.type)) return ['received'];
+  const op = meta.signature.split('/')[1];
+  const { a, b } = meta.outcomes?.serialize ?? {};
+  const sending = op === 'serialize' && (meta.tier !== 'effects' || a?.kind !== b?.kind);
+  const first = meta.tier === 'effects' && !sending ? (op === 'serialize' ? 'effects' : 'receivedEffects') :
+    sending && ['crash', 'acceptance', 'error-identity', 'effects'].includes(meta.tier) ? 'sent' : 'received';
+  const world = meta.input?.recipe && /"side":\s*"(receive|both)"/.test(JSON.stringify(meta.input.recipe));
+  return [first, ...['sent', 'received', 'effects', ...(world ? ['receivedEffects'] : [])].filter((o) => o !== first)];
 }
 
-// repro-fork.js --json in one binary: its observation, or { fault } or
-// { outOfTime } when the run itself did not give one.
-function observeIn(node, file, { timeoutMs, deadline }) {
-  return new Promise((resolve) => {
-    const run = spawn(node, [file, '--json', `--timeout=${timeoutMs}`],
-      { detached: true, stdio: ['ignore', 'pipe', 'pipe'], cwd: path.dirname(file) });
-    let out = '';
-    let err = '';
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      killGroup(run.pid);
-    }, Math.min(timeoutMs + kGraceMs, deadline - Date.now()));
-    run.on('spawn', () => groups.add(run.pid));
-    run.stdout.setEncoding('utf8');
-    run.stdout.on('data', (t) => { out += t; });
-    run.stderr.setEncoding('utf8');
-    run.stderr.on('data', (t) => { err = (err + t).slice(-2048); });
-    run.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ fault: `cannot start ${node}: ${e.code ?? e.message}` });
-    });
-    run.on('close', (code, signal) => {
-      clearTimeout(timer);
-      killGroup(run.pid);
-      groups.delete(run.pid);
-      if (late) {
-        resolve(Date.now() >= deadline - 50 ? { outOfTime: true } :
-          { fault: `repro-fork.js did not end within ${timeoutMs + kGraceMs} ms` });
-        return;
-      }
-      try {
-        resolve(JSON.parse(out));
-      } catch {
-        // The error's own line, not the version line node prints after an uncaught error's stack.
-        const lines = err.trim().split('\n');
-        const why = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.filter((l) => !/^Node\.js v/.test(l)).at(-1) ??
-          (signal ? `killed by ${signal}` : `exit ${code}`);
-        resolve({ fault: `repro-fork.js printed no observation: ${why}` });
-      }
-    });
-  });
+// A short fork check of the finding's input observing `observe`, expecting `expected`.
+function checkOf(meta, { name, observe: what, expected }) {
+  if (!fromValue(meta.type)) return forkCheck({ name, expected, bytes: pieces(meta.input) });
+  return forkCheck({ name, observe: what, expected, input: meta.input });
 }
 
-const notChecked = (why) => ({
-  checked: false, verdict: `${notCheckedText}: ${why}`, checkedAt: new Date().toISOString(),
-  ...(why === outOfTime && { outOfTime: true }),
-});
+const scratch = (work, name, text) => {
+  const file = path.join(work, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
 
-function sideOf(node, observation, saw) {
-  const { node: version, platform, record } = observation;
-  return { node, version, platform, saw, record };
-}
-
-// Codec b an adapter file: child_process never runs it.
-function adapterNote(meta) {
-  const codec = meta.sides?.b?.codec ?? '';
-  return codec.includes('/') ? ` (codec b, ${path.basename(codec)}, is an adapter: child_process runs the binary's own codec)` : '';
-}
-
-// The verdict of the two observations of one finding.
-function judge(meta, { build, reference }) {
-  for (const [o, node] of [[build.observation, build.node], [reference.observation, reference.node]]) {
-    if (o.outOfTime) return notChecked(outOfTime);
-    // The round trip itself failing is ipcfuzz's fault, never a codec's behaviour.
-    if (o.fault) return notChecked(`the round trip could not run in ${node}: ${o.fault}`);
-    if (o.record.kind === 'unbuildable') {
-      return notChecked(`node ${o.node} cannot build the value: ${o.record.error.message.split('\n')[0]}`);
+// repro.js run with the reference codec (what it did is recorded) and with
+// the codec under test: { expected, seen, shows }, or { fault }.
+async function recordCodec(meta, { build, deadline = Infinity, work = null }) {
+  if (!work) {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-repro-'));
+    try {
+      return await recordCodec(meta, { build, deadline, work: own });
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
     }
   }
-  const [b, r] = [build.observation, reference.observation];
-  const where = fromValue(meta.type) ? 'parent sends, child receives' : 'child writes, parent reads';
-  const differences = channelDifferences(where, r.record, b.record)
-    .map(({ tier, signature, where: at, detail }) => ({ tier, signature, where: at, detail }));
-  if (!differences.length && !sameRoundTrip(r, b)) {
-    // Alike to the comparison, not to the observation (a crash on the other end): still a difference.
-    const failed = (o) => ['crash', 'hang'].includes(o.record.kind);
-    const tier = failed(b) || failed(r) ? 'crash' : 'value';
-    differences.push({ tier, signature: `${tier}/fork/round-trip`, where, detail: 'the two round trips end differently' });
+  const file = scratch(work, 'repro.js', codecRepro(meta, { title: meta.signature, expected: null }));
+  const nodeArgs = ['--expose-internals', '--no-warnings'];
+  const sameBinary = meta.sides?.a?.node === meta.sides?.b?.node;
+  const referenceNode = sameBinary || !meta.sides?.a?.node ? build : meta.sides.a.node;
+  const [reference, here] = await Promise.all([
+    observe(referenceNode, file, { nodeArgs, scriptArgs: [`--codec=${modulePath(meta.sides?.a?.codec ?? 'js')}`],
+      deadline }),
+    observe(build, file, { nodeArgs, deadline })]);
+  if (!('seen' in reference)) return { fault: reference.fault ?? reference.ended ?? outOfTime };
+  // A codec that crashes the process shows it there, with no verdict printed.
+  const seen = 'seen' in here ? here.seen : here.ended && `crashed (${here.ended})`;
+  return { expected: reference.seen, seen, shows: seen !== undefined && seen !== reference.seen };
+}
+
+const notChecked = (why) => ({ checked: false, verdict: `${notCheckedText}: ${why}`, ...(why === outOfTime && { outOfTime: true }) });
+
+function sideOf(node, seen) {
+  let version = null;
+  try {
+    version = probeNode(node).node;
+  } catch { /* named by its path alone */ }
+  return { node, version, platform: platform(), seen };
+}
+
+// The short checks, one observation at a time, until one differs; then, if
+// none did, the full round trip.
+async function judge(meta, work, { build, reference, timeoutMs, deadline }) {
+  const alike = [];
+  const faults = [];
+  for (const what of observationsOf(meta)) {
+    if (deadline - Date.now() < kLeastMs) return notChecked(outOfTime);
+    const check = checkOf(meta, { name: meta.signature, observe: what, expected: null });
+    const file = scratch(work, 'repro-fork.js', reproFork(check));
+    const [b, r] = await Promise.all([build, reference].map((node) => observe(node, file, { timeoutMs, deadline })));
+    if (b.outOfTime || r.outOfTime) return notChecked(outOfTime);
+    if (!('seen' in b) || !('seen' in r)) {
+      faults.push(`${what}: ${b.fault ?? b.ended ?? r.fault ?? r.ended}`);
+      continue;
+    }
+    if (b.seen === r.seen) {
+      alike.push({ observe: what, seen: r.seen });
+      continue;
+    }
+    const label = fromValue(meta.type) ? observations[what] : kArrived;
+    const [sb, sr] = [sideOf(build, b.seen), sideOf(reference, r.seen)];
+    return {
+      checked: true, reachable: true, observe: what, by: 'repro-fork.js', build: sb, reference: sr,
+      peerCrash: /^crashed|^hung/.test(b.seen) && (what === 'received' || !fromValue(meta.type)),
+      verdict: `reachable: yes: ${label}: node ${sb.version}: ${clip(b.seen)}; node ${sr.version} ` +
+        `(the JavaScript codec): ${clip(r.seen)}`,
+    };
   }
-  const reachable = differences.length > 0;
-  const [seen, expected] = [describeObservation(b), describeObservation(r)];
-  // The first line where the two part (the first names the binary).
-  const at = Math.max(1, seen.findIndex((l, i) => i > 0 && l !== expected[i]));
-  const differs = { build: seen[at] ?? '(nothing more)', reference: expected[at] ?? '(nothing more)' };
-  const peer = fromValue(meta.type) ? 'the child receiving it' : 'the parent reading bytes a peer wrote';
-  const verdict = reachable ?
-    `reachable: yes (${differences[0].tier}): through child_process, node ${b.node}: ${differs.build}; ` +
-      `node ${r.node} (the JavaScript codec): ${differs.reference}` :
-    `reachable: no: through child_process, node ${b.node} and node ${r.node} (the JavaScript codec) behave alike` +
-      adapterNote(meta);
+  const full = await fullCheck(meta, work, { build, reference, timeoutMs, deadline });
+  if (!full.checked) return notChecked(full.why);
+  const first = alike[0] ?? { observe: observationsOf(meta)[0], seen: null };
+  const seenAlike = alike.map((a) => `${observations[a.observe] ?? kArrived} (${clip(a.seen)})`).join(', ');
+  if (full.reachable) {
+    const differs = firstDifference(full);
+    return {
+      checked: true, reachable: true, observe: first.observe, by: 'the full round trip', peerCrash: full.peerCrash,
+      build: sideOf(build, first.seen), reference: sideOf(reference, first.seen), differences: full.differences,
+      verdict: `reachable: yes, by the full round trip (ipcfuzz report --full): node ${full.build.version}: ` +
+        `${clip(differs.build)}; node ${full.reference.version} (the JavaScript codec): ${clip(differs.reference)}`,
+    };
+  }
+  const unseen = meta.tier === 'bytes' ? 'not observable by this check: child_process shows what arrives, not the ' +
+    'bytes a codec writes; ' : 'no: ';
   return {
-    checked: true, reachable, verdict, checkedAt: new Date().toISOString(), differences,
-    // The receiver, not the sender, crashed or hung: a peer's message takes a process down.
-    peerCrash: reachable && ['crash', 'hang'].includes(b.record.kind) && b.record.at === 'receiver',
-    peer, differs, build: sideOf(build.node, b, seen), reference: sideOf(reference.node, r, expected),
+    checked: true, reachable: false, observe: first.observe, by: 'repro-fork.js', observable: meta.tier !== 'bytes',
+    build: sideOf(build, first.seen), reference: sideOf(reference, first.seen),
+    verdict: `reachable: ${unseen}through child_process, node ${full.build.version} and node ` +
+      `${full.reference.version} (the JavaScript codec) saw the same${seenAlike ? `: ${seenAlike}` : ''}` +
+      `${faults.length ? `; not seen: ${faults.join('; ')}` : ''}${full.note}`,
   };
 }
 
-// report.txt with its reachability section, written anew.
-function reportSection(reachability) {
-  const lines = ['', kReportHeading, `  ${reachability.verdict}`];
-  if (reachability.checked) {
-    for (const d of reachability.differences) lines.push(`  ${d.tier.padEnd(14)} ${d.where}: ${d.detail}`);
-    for (const [side, about] of [['build', 'the build under test'], ['reference', 'the reference']]) {
-      lines.push(`  ${about}:`, ...reachability[side].saw.map((l) => `    ${l}`));
-    }
-  }
-  lines.push('  repro: node repro-fork.js, with each binary (public APIs only; exit 0 same as the reference, 1 not)',
-    '  bug report: issue.md');
-  return `${lines.join('\n')}\n`;
-}
-
-function readText(file) {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+// The files a check writes, each once: the short scripts with what the
+// reference did recorded, the verdict, and issue.md (one edited by hand is kept).
+function record(folder, meta, codec, reach) {
+  const title = titleOf(meta, { reachable: Boolean(reach.reachable) });
+  const repro = { observe: operationOf(meta).observe,
+    ...(codec.fault ? { fault: codec.fault } : { expected: codec.expected, seen: codec.seen, shows: codec.shows }) };
+  const check = checkOf(meta, { name: title, observe: reach.observe ?? observationsOf(meta)[0],
+    expected: reach.reference?.seen ?? null });
+  writeAtomic(path.join(folder, 'repro.js'), codecRepro(meta, { title, expected: codec.expected ?? null }));
+  writeAtomic(path.join(folder, 'repro-fork.js'), reproFork(check));
+  const editedIssue = keepEdited(folder);
+  const reachability = { ...reach, title, repro, ...(editedIssue && { editedIssue }),
+    checkedAt: new Date().toISOString() };
+  const issue = issueMarkdown(meta, reachability, folder);
+  writeAtomic(path.join(folder, 'issue.md'), issue);
+  reachability.issueSha256 = sha256(issue);
+  writeAtomic(path.join(folder, kReachFile), `${JSON.stringify(reachability, null, 2)}\n`);
+  return reachability;
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 // An issue.md that is not as ipcfuzz last wrote it (its digest is in
-// finding.json) was edited by hand: it is moved to a name of its own, never
-// overwritten. Gives that name, or undefined.
-function keepEdited(folder, meta) {
-  const file = path.join(folder, 'issue.md');
-  const text = readText(file);
-  if (!text || sha256(text) === meta.reachability?.issueSha256) return undefined;
+// reachability.json) was edited by hand: it is moved to a name of its own,
+// never overwritten. Gives that name, or undefined.
+function keepEdited(folder) {
+  const text = FindingStore.readText(folder, 'issue.md');
+  if (!text || sha256(text) === reachabilityOf(folder)?.issueSha256) return undefined;
   for (let n = 1; ; n++) {
     const name = n === 1 ? 'issue.edited.md' : `issue.edited.${n}.md`;
     try {
-      fs.linkSync(file, path.join(folder, name));
+      fs.linkSync(path.join(folder, 'issue.md'), path.join(folder, name));
     } catch (err) {
       if (err.code === 'EEXIST') continue;
       throw err;
@@ -185,47 +191,33 @@ function keepEdited(folder, meta) {
   }
 }
 
-// Writes the verdict and what follows from it into a finding's folder.
-function recordReachability(folder, meta, reachability, referenceObservation) {
-  const editedIssue = keepEdited(folder, meta);
-  if (editedIssue) reachability.editedIssue = editedIssue;
-  const updated = { ...meta, reachability };
-  writeAtomic(path.join(folder, 'repro-fork.js'),
-    forkReproScript(updated, { reference: referenceObservation, referenceVersion }), 0o755);
-  const report = readText(path.join(folder, 'report.txt'));
-  const at = report.indexOf(`\n${kReportHeading}\n`);
-  writeAtomic(path.join(folder, 'report.txt'), `${(at === -1 ? report : report.slice(0, at)).trimEnd()}\n` +
-    reportSection(reachability));
-  const issue = issueMarkdown(updated, folder);
-  writeAtomic(path.join(folder, 'issue.md'), issue);
-  reachability.issueSha256 = sha256(issue);
-  writeAtomic(path.join(folder, 'finding.json'), metaText(updated));
-  return updated;
+// The verdict a check of a finding's folder wrote, or undefined before one.
+function reachabilityOf(folder) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(folder, kReachFile), 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
-// Checks one finding folder: runs its round trip in `build` and in
-// `reference` (node binary paths) and records the verdict. Resolves with it.
+// Checks one finding folder in `build` and `reference` (node binary paths)
+// and writes what it came to. Resolves with the verdict.
 async function checkFinding(dir, { build, reference, timeoutMs = kDefaultTimeoutMs, deadline = Infinity }) {
   const folder = path.resolve(dir);
   const meta = FindingStore.read(folder);
-  const file = path.join(folder, 'repro-fork.js');
-  // Written first: it is the file the two runs run.
-  writeAtomic(file, forkReproScript(meta, { reference: null, referenceVersion }), 0o755);
-  // Never shortened to fit the deadline, which would make a slow run a hang: the deadline only stops it.
-  const runTimeout = Math.max(timeoutMs, kLeastTimeoutMs);
-  const [b, r] = await Promise.all([build, reference]
-    .map((node) => observeIn(node, file, { timeoutMs: runTimeout, deadline })));
-  const reachability = judge(meta,
-    { build: { node: build, observation: b }, reference: { node: reference, observation: r } });
-  recordReachability(folder, meta, reachability, reachability.checked ? r : null);
-  return reachability;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-check-'));
+  try {
+    const codec = await recordCodec(meta, { build, deadline, work });
+    const reach = await judge(meta, work, { build, reference, timeoutMs, deadline });
+    return record(folder, meta, codec, reach);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
-// A finding left unchecked still gets its repro-fork.js and issue.md, saying so.
+// A finding left unchecked still gets its scripts (with nothing recorded) and issue.md, saying so.
 function recordUnchecked(folder, why) {
-  const reachability = notChecked(why);
-  recordReachability(folder, FindingStore.read(folder), reachability, null);
-  return reachability;
+  return record(folder, FindingStore.read(folder), { fault: why }, notChecked(why));
 }
 
 // Checks the finding folders of a run, crashes first, one at a time (each
@@ -268,5 +260,6 @@ function reachSeconds(seconds) {
 }
 
 module.exports = {
-  checkFinding, checkFindings, recordUnchecked, reachSeconds, referenceVersion, notCheckedText, kReportHeading,
+  checkFinding, checkFindings, recordUnchecked, recordCodec, reachSeconds, reachabilityOf, observationsOf,
+  referenceVersion, notCheckedText,
 };

@@ -4,6 +4,38 @@ const { viewTypes, bytesPerElement } = require('../../wire/tags');
 const { lit, check, count, hex, oneOf, viewLayout } = require('../checks');
 const { helper, globalOf } = require('../runtime');
 
+const byteCount = (r) => (typeof r.bytes === 'string' ? r.bytes.length / 2 : 0) * (r.repeat ?? 1);
+// A view's size is said when it is large (the value classes of 64 KiB ± 1
+// and 3 MiB, docs/recipes.md); a small one only when it is empty.
+const kSaidSize = 1024;
+
+function arrayBufferWords(r, say) {
+  const growing = r.maxByteLength === undefined ? '' : r.shared ? 'growable ' : 'resizable ';
+  const what = `${growing}${r.shared ? 'SharedArrayBuffer' : 'ArrayBuffer'}`;
+  const size = byteCount(r);
+  return size ? `${say.a(what)} of ${say.bytes(size)}` : `an empty ${what}`;
+}
+
+// A view by its type and what it was made of: empty, from the pool, at an
+// offset, on a buffer of the recipe's own, tracking a buffer's length.
+function viewWords(r, say) {
+  const size = byteCount(r);
+  const pooled = r.type === 'Buffer' && r.pooled;
+  const traits = [r.buffer === undefined && size === 0 ? 'empty' : '', r.lengthTracking ? 'length-tracking' : '',
+    r.subclass ? `subclass of ${r.type}` : r.type].filter(Boolean).join(' ');
+  return [say.a(traits), size >= kSaidSize ? `of ${say.bytes(size)}` : '', pooled ? 'from the pool' : '',
+    r.offset ? `at byte offset ${r.offset}` : '', r.buffer === undefined ? '' : `on ${say.node(r.buffer)}`]
+    .filter(Boolean).join(' ');
+}
+
+function resizableWords(r, say) {
+  const view = say.a(`${r.length === undefined ? 'length-tracking ' : ''}${r.type}`);
+  const buffer = r.shared ? 'a growable SharedArrayBuffer' : 'a resizable ArrayBuffer';
+  const at = r.offset ? ` at byte offset ${r.offset}` : '';
+  const after = r.to === undefined ? '' : `, ${r.shared ? 'grown' : 'resized'} to ${say.bytes(r.to)}`;
+  return `${view}${at} on ${buffer}${after}`;
+}
+
 const kinds = {
   arraybuffer: {
     check(r, path) {
@@ -24,6 +56,7 @@ const kinds = {
       const make = max === undefined ? () => new Ctor(size) : () => new Ctor(size, { maxByteLength: max });
       return size ? () => helper.fill(make(), 0, decoded) : make;
     },
+    words: arrayBufferWords,
   },
 
   // A view of `bytes` at `offset` in a buffer of its own (`slack` bytes
@@ -70,6 +103,7 @@ const kinds = {
         (c) => globalOf(type, c);
       return tracking ? (c) => new (ctor(c))(backing(c), offset) : (c) => new (ctor(c))(backing(c), offset, length);
     },
+    words: viewWords,
   },
 
   // A view on a resizable ArrayBuffer or a growable SharedArrayBuffer, which
@@ -120,6 +154,7 @@ const kinds = {
       if (to !== undefined) p.lines.push((c) => { buffer(c)[resize](to); });
       return name;
     },
+    words: resizableWords,
     // Up to 4 elements, the buffer able to grow by up to 4 more; a fixed
     // view or a length-tracking one; then resized anywhere from empty to
     // its maximum (a shared one only grows).

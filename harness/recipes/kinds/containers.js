@@ -5,6 +5,25 @@ const { lit, check, count, entries, pair, key, oneOf, errorTypes } = require('..
 const { printProps, planProps } = require('../props');
 const { assign, remove, keyOf, newArray, Unplanned } = require('../runtime');
 
+const hasItems = (list) => Array.isArray(list) && list.length > 0;
+
+// An array by its items (a hole among them says it is holey) and a length past them.
+function arrayWords(r, say) {
+  const items = Array.isArray(r.items) ? r.items : [];
+  const length = r.length === undefined ? '' : ` of length ${r.length}`;
+  if (!items.length) return length ? `an array${length}` : 'an empty array';
+  return `an array${length} of ${say.items(items, 'items')}`;
+}
+
+// A map of one entry by what it maps, of more by how many.
+function mapWords(r, say) {
+  const entries = Array.isArray(r.entries) ? r.entries : [];
+  if (!entries.length) return 'an empty Map';
+  if (entries.length > 1 || !Array.isArray(entries[0])) return `a Map of ${entries.length} entries`;
+  const [k, v] = entries[0];
+  return `a Map whose entry for ${say.literal(k) ?? say.node(k)} is ${say.node(v)}`;
+}
+
 const kinds = {
   object: {
     binds: true,
@@ -18,6 +37,7 @@ const kinds = {
       planProps(name, r, path, p);
       return name;
     },
+    words: (r) => (hasItems(r.props) ? 'an object' : 'a plain object'),
   },
 
   // Items are assigned in order, so an array without holes stays packed (V8
@@ -53,6 +73,7 @@ const kinds = {
       planProps(name, r, path, p);
       return name;
     },
+    words: arrayWords,
   },
 
   map: {
@@ -76,6 +97,7 @@ const kinds = {
       }
       return name;
     },
+    words: mapWords,
   },
 
   set: {
@@ -96,6 +118,7 @@ const kinds = {
       }
       return name;
     },
+    words: (r, say) => (hasItems(r.values) ? `a Set of ${say.items(r.values, 'values')}` : 'an empty Set'),
   },
 
   // The default stack names where the value was built: a fixed one keeps
@@ -125,6 +148,8 @@ const kinds = {
       else p.lines.push((c) => assign(name(c), 'stack', stack));
       return name;
     },
+    words: (r, say) => [say.a(r.type ?? 'Error'), r.stack === false ? 'without a stack' : '',
+      r.cause === undefined ? '' : `whose cause is ${say.node(r.cause)}`].filter(Boolean).join(' '),
   },
 
   // Objects made alike (same keys, same order), so that they share a hidden
@@ -178,6 +203,8 @@ const kinds = {
       }
       return name;
     },
+    words: (r) => `an array of ${Array.isArray(r.rows) ? r.rows.length : 0} objects of one hidden class` +
+      (hasItems(r.then) ? ', then changed' : ''),
   },
 };
 

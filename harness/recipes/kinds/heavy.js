@@ -4,7 +4,7 @@
 const { hostTypes } = require('../hosts');
 const { check, count, oneOf } = require('../checks');
 const { helper, withRequire, constant, newArray, holeyArray } = require('../runtime');
-const { makeHost } = require('./host-objects');
+const { makeHost, hostWords } = require('./host-objects');
 
 // Containers a `nest` recipe wraps its leaf in.
 const nestings = {
@@ -15,6 +15,9 @@ const nestings = {
   host: `(v) => Object.assign(${hostTypes['secret-key']}, { a: v })`,
 };
 const nestingNames = Object.keys(nestings);
+const nestingWords = {
+  object: 'an object', array: 'an array', map: 'a Map', set: 'a Set', host: hostWords['secret-key'],
+};
 const makeWrap = Object.fromEntries(Object.entries(nestings).map(([name, expr]) => [name, withRequire(expr)]));
 // A nest of host objects is a nest of secret keys: copies too.
 makeWrap.host = (require) => (v) => Object.assign(makeHost['secret-key'](require), { a: v });
@@ -39,6 +42,10 @@ const kinds = {
       if (r.in === 'array') return (c) => helper.nest(leaf(c), depth, wrapArray);
       const make = makeWrap[r.in];
       return (c) => helper.nest(leaf(c), depth, make(c.require));
+    },
+    words(r, say) {
+      const around = r.leaf === undefined || r.leaf?.k === 'null' ? '' : ` around ${say.node(r.leaf)}`;
+      return `${nestingWords[r.in] ?? 'a value'} nested ${r.depth} deep${around}`;
     },
   },
 
@@ -73,6 +80,8 @@ const kinds = {
         return a;
       };
     },
+    words: (r) => ((r.every ?? 1) > 1 ? `a holey array of length ${r.n}, one index in ${r.every} set` :
+      `an array of ${r.n} ${r.double ? 'doubles' : 'numbers'}`),
   },
 };
 

@@ -19,6 +19,11 @@ function copies(type, expr) {
 }
 const makeHost = Object.fromEntries(Object.entries(hostTypes).map(([type, expr]) => [type, copies(type, expr)]));
 const hostNames = Object.keys(hostTypes);
+// Each host type as the titles of findings name it.
+const hostWords = {
+  'secret-key': 'a secret KeyObject', 'public-key': 'a public KeyObject', 'private-key': 'a private KeyObject',
+  x509: 'an X509Certificate', 'wasm-module': 'a WebAssembly.Module',
+};
 
 // `v<n>.port1.close();` of the printed code's teardown, with its message when
 // a tampering step left the port without a close method.
@@ -53,6 +58,7 @@ function interceptorHost(target, store) {
       p.teardown.push((c) => c.saved[n]?.());
       return store;
     },
+    words: () => `\`${target}\``,
   };
 }
 
@@ -75,6 +81,7 @@ const kinds = {
       planProps(name, r, path, p);
       return name;
     },
+    words: () => 'a MessagePort',
   },
 
   // Other host objects (KeyObjects, X509Certificate) and the WebAssembly.Module.
@@ -92,6 +99,7 @@ const kinds = {
       planProps(name, r, path, p);
       return name;
     },
+    words: (r) => hostWords[r.type] ?? 'a host object',
   },
 
   // Host objects whose properties come from interceptors, not own data
@@ -103,4 +111,4 @@ const kinds = {
 // The kinds above whose value is a shared interceptor-backed host object.
 const interceptorHosts = { env: 'process.env', storage: 'sessionStorage' };
 
-module.exports = { kinds, interceptorHosts, makeHost };
+module.exports = { kinds, interceptorHosts, makeHost, hostWords };

@@ -2,8 +2,9 @@
 // Leaves: primitives, boxed primitives, dates, regexps, globals, references.
 // Each kind (docs/recipes.md): check(node, path) -> what print and plan use;
 // print(node, path, gen, checked) -> an expression of the printed code;
-// plan(node, path, plan, checked) -> a closure (c) => the same value; and a
-// kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
+// plan(node, path, plan, checked) -> a closure (c) => the same value;
+// words(node, say) -> a noun phrase for the titles of findings (words.js);
+// and a kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
 const { RecipeError } = require('../errors');
 const { lit, check, count, oneOf, number, globalName } = require('../checks');
 const { constant, internalized, sloppyFunction, globalOf, helper } = require('../runtime');
@@ -13,24 +14,40 @@ const stringShapes = ['cons', 'sliced', 'external', 'thin'];
 // A shape of 'literal' is the string as written.
 const shapeNames = ['literal', ...stringShapes];
 const boxable = ['bool', 'number', 'bigint', 'string'];
+const boxedNames = { bool: 'Boolean', number: 'Number', bigint: 'BigInt', string: 'String' };
+
+// A string by what the codecs branch on: its length, its representation, one or two bytes a character.
+function stringWords(r, say) {
+  const literal = say.literal(r);
+  if (literal) return `the string ${literal}`;
+  const text = String(r.v ?? '');
+  const length = text.length * (r.repeat ?? 1);
+  if (length === 0) return 'an empty string';
+  const shape = r.shape && r.shape !== 'literal' ? `${r.shape} ` : '';
+  const width = [...text].some((c) => c.charCodeAt(0) > 0xff) ? 'two-byte ' : '';
+  return `${say.a(`${shape}${width}string`)} of ${length} characters`;
+}
 
 const kinds = {
-  undefined: { print: () => 'undefined', plan: () => constant(undefined) },
-  null: { print: () => 'null', plan: () => constant(null) },
+  undefined: { print: () => 'undefined', plan: () => constant(undefined), words: () => '`undefined`' },
+  null: { print: () => 'null', plan: () => constant(null), words: () => '`null`' },
   bool: {
     check: (r, path) => check(typeof r.v === 'boolean', path, '"v" must be a boolean'),
     print: (r) => String(r.v),
     plan: (r) => constant(r.v),
+    words: (r) => `\`${r.v}\``,
   },
   number: {
     check: (r, path) => number(r.v, path),
     print: (r, path, gen, text) => text,
     plan: (r, path, p, text) => constant(Number(text)),
+    words: (r) => `the number \`${Object.is(r.v, -0) ? '-0' : r.v}\``,
   },
   bigint: {
     check: (r, path) => check(typeof r.v === 'string' && /^-?\d+$/.test(r.v), path, '"v" must be a decimal string'),
     print: (r) => `${r.v}n`,
     plan: (r) => constant(BigInt(r.v)),
+    words: (r) => `the bigint \`${r.v}n\``,
   },
   // `repeat` makes the long length classes; `shape` the V8 string
   // representation the codec meets.
@@ -53,6 +70,7 @@ const kinds = {
       const make = helper[shape];
       return () => make(text());
     },
+    words: stringWords,
   },
   // Values no codec can write: a codec that meets one inside a value throws
   // part way through writing it.
@@ -61,17 +79,26 @@ const kinds = {
     check: (r) => String(r.description ?? ''),
     print: (r, path, gen, description) => `Symbol(${lit(description)})`,
     plan: (r, path, p, description) => () => Symbol(description),
+    words: () => 'a symbol',
   },
-  function: { draw: () => ({ k: 'function' }), print: () => '(function f() {})', plan: () => sloppyFunction },
+  function: {
+    draw: () => ({ k: 'function' }), print: () => '(function f() {})', plan: () => sloppyFunction,
+    words: () => 'a function',
+  },
   global: {
     check: (r, path) => globalName(r.name, path),
     print: (r, path, gen, name) => name,
     plan: (r) => (c) => globalOf(r.name, c),
+    words: (r) => `the constructor \`${r.name}\``,
   },
 
-  ref: { binds: true, print: (r, path, gen) => gen.ref(r, path), plan: (r, path, p) => p.ref(r, path) },
+  ref: {
+    binds: true, print: (r, path, gen) => gen.ref(r, path), plan: (r, path, p) => p.ref(r, path),
+    words: (r, say) => say.ref(r.to),
+  },
   hole: {
     check: (r, path) => { throw new RecipeError(path, 'a hole may only stand in "items"'); },
+    words: () => 'a hole',
   },
 
   date: {
@@ -81,6 +108,7 @@ const kinds = {
       const time = Number(text);
       return () => new Date(time);
     },
+    words: () => 'a Date',
   },
   regexp: {
     check(r, path) {
@@ -90,6 +118,7 @@ const kinds = {
     },
     print: (r, path, gen, flags) => `new RegExp(${lit(r.source)}, ${lit(flags)})`,
     plan: (r, path, p, flags) => () => new RegExp(r.source, flags),
+    words: (r) => `the RegExp \`/${r.source}/${r.flags ?? ''}\``,
   },
   boxed: {
     check: (r, path) => check(boxable.includes(r.of?.k), path, '"of" must be a bool, number, bigint or string recipe'),
@@ -98,6 +127,7 @@ const kinds = {
       const of = p.emit(r.of, `${path}.of`);
       return (c) => Object(of(c));
     },
+    words: (r, say) => say.a(`${boxedNames[r.of?.k] ?? 'boxed'} object`),
   },
 };
 
