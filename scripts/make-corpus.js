@@ -19,7 +19,9 @@ const { tags, viewTypes, bytesPerElement } = require('../harness/wire/tags');
 const { Session } = require('../harness/run/session');
 const { root } = require('../harness/base/binaries');
 const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
-const { patchTargets, receivingProtoKeys, worldSides } = require('../harness/recipes/vocabulary');
+const {
+  patchTargets, receivingProtoKeys, receivingProtoAccessors, sendingHooks, worldSides,
+} = require('../harness/recipes/vocabulary');
 
 const corpus = path.join(root, 'corpus');
 const num = (v) => ({ k: 'number', v });
@@ -108,6 +110,10 @@ const classCases = [
     tamper: [{ op: 'pool', side }] })),
   ...receivingProtoKeys.map(([of, key]) => ({ k: 'view', type: 'DataView', bytes: '01020304',
     tamper: [{ op: 'proto', of, key, value: num(2), side: 'receive' }] })),
+  ...receivingProtoAccessors.map(([of, key]) => ({ k: 'view', type: 'Uint8Array', bytes: '0102',
+    tamper: [{ op: 'proto', of, key, get: {}, side: 'receive' }] })),
+  ...sendingHooks.map(([of, key]) => ({ k: 'object', props: [['a', { k: 'arraybuffer', bytes: '01', shared: true }]],
+    tamper: [{ op: 'proto', of, key, value: { k: 'function', name: key, returns: num(0) }, side: 'send' }] })),
 ];
 
 // A small deterministic generator, so the corpus is the same on every machine.

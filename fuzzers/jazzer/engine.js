@@ -112,7 +112,7 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, timeoutM
       status.findings.set(finding[1], { signature: finding[1], folder: finding[2], target });
       if (stop.when?.(finding[1])) stop.now();
     }
-    const other = /^ipcfuzz-(seen-again|history|pairing|consequence|worker)\t(.*)$/.exec(line);
+    const other = /^ipcfuzz-(seen-again|history|pairing|consequence|combination|worker)\t(.*)$/.exec(line);
     if (other) count(status, other[1], other[2]);
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) status.stats[stat[1]] = +stat[2];
@@ -137,7 +137,7 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, timeoutM
 function count(status, what, detail) {
   if (what === 'seen-again') status.seenAgain.add(detail);
   else if (what === 'history') status.historyDependent.add(detail);
-  else if (what === 'pairing' || what === 'consequence') status.pairings.add(detail);
+  else if (['pairing', 'consequence', 'combination'].includes(what)) status.pairings.add(detail);
   else status.worker[detail] = (status.worker[detail] ?? 0) + 1;
 }
 
@@ -173,7 +173,7 @@ async function recordArtifact(file, { target, session, known, store, status }) {
     if (found) status.findings.set(d.signature, found);
     else if (settled === 'history') status.historyDependent.add(d.signature);
     else if (settled === 'seen-again') status.seenAgain.add(d.signature);
-    else if (settled === 'pairing' || settled === 'consequence') status.pairings.add(d.signature);
+    else if (['pairing', 'consequence', 'combination'].includes(settled)) status.pairings.add(d.signature);
   }
 }
 

@@ -51,6 +51,8 @@ const crashedBefore = new Set(env.IPCFUZZ_CRASHED?.split(',').filter(Boolean));
 const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
+// What the recorder made of a difference, told to the orchestrator (engine.js) besides a finding.
+const kAnnounced = new Set(['history', 'seen-again', 'pairing', 'consequence', 'combination']);
 // Started by the fuzz command (engine.js), a target ends with it, and its
 // workers and temporary folder with it (harness/base/process-groups.js).
 const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
@@ -158,7 +160,7 @@ function fuzzOne(target, data) {
   for (const difference of fresh) {
     for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
       if (status === 'finding') announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
-      else if (['history', 'seen-again', 'pairing', 'consequence'].includes(status)) announce(status, d.signature);
+      else if (kAnnounced.has(status)) announce(status, d.signature);
     }
   }
 }

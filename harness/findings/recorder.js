@@ -14,7 +14,7 @@ const crypto = require('node:crypto');
 const { renderResult } = require('./report');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { classify } = require('../oracle/known');
-const { tiers, effectsCause } = require('../oracle/compare');
+const { tiers, effectsCause, partsOf } = require('../oracle/compare');
 const { reduce, sizeOf, isPairing } = require('./reduce');
 const { drive } = require('../oracle/drive');
 
@@ -321,7 +321,8 @@ class FindingRecorder {
   // of this run already), seen-again, known, history (it did not stand),
   // pairing (the difference paired causes; its parts follow it in the list),
   // consequence (user code that one codec ran and the other did not made
-  // it; that effects difference follows it, under `cause`).
+  // it; that effects difference follows it, under `cause`), combination (the
+  // difference was named by two causes: the parts that show alone follow it, under `parts`).
   // Synchronous when the check and confirm functions are.
   settle(result, difference, origin = {}, about = {}) {
     return drive(this.#settle(result, difference, origin, about, new Set()));
@@ -389,6 +390,8 @@ class FindingRecorder {
       out.push(...yield* this.#settleAll(alone, { ...origin, consequence: signature }, about, met));
       return out;
     }
+    const combined = yield* this.#split(reduced, origin, about, met);
+    if (combined) return combined;
     // Known once reduced: a known entry's matcher may name the reduced place.
     if (shown !== difference && classify([shown], this.known)[0].known) {
       this.#countKnown(shown);
@@ -401,6 +404,39 @@ class FindingRecorder {
     }
     const finding = this.record(final, shown, origin, about, reduction);
     return [{ difference: shown, status: 'finding', finding }];
+  }
+
+  // A difference named by two causes (partsOf), settled as the parts that
+  // show alone: each part is looked for among the one-step reductions of its
+  // reduced input and, where one shows it alone, reduced on towards it; a
+  // part that shows only beside another follows from it, and is known when
+  // it is. Null where none shows alone: the two are then one cause.
+  * #split({ result, difference, reduction, tried }, origin, about, met) {
+    const parts = partsOf(difference.signature);
+    if (parts.length < 2 || !tried) return null;
+    const alone = [];
+    for (const part of parts) {
+      const seed = tried.find((t) => t.result?.differences?.some((d) => d.signature === part));
+      if (seed) alone.push(yield* this.#reduceTowards(seed, part, difference.tier === 'crash'));
+    }
+    if (!alone.length) return null;
+    this.#explained(difference.signature, 'combination');
+    const out = [{ difference, status: 'combination', reduction, parts: alone.map((a) => a.difference.signature) }];
+    for (const { result: shown, difference: part } of alone) {
+      const combination = difference.signature;
+      out.push(...yield* this.#settleAll({ ...shown, differences: [part] }, { ...origin, combination }, about, met));
+    }
+    return out;
+  }
+
+  // A one-step reduction that shows `signature`, reduced on while it does: { result, difference }.
+  * #reduceTowards(seed, signature, isolate) {
+    const shows = (r) => r?.differences?.find((d) => d.signature === signature);
+    const until = Math.min(Date.now() + this.reduction.ms, this.reduction.deadline - kConfirmReserveMs);
+    const done = yield* mapYields(reduce(seed.result.type, seed.input, { keeps: shows, until }),
+      (request) => orNull(() => this.checker(request.type, request.input, { isolate })));
+    const result = done.result ?? seed.result;
+    return { result, difference: shows(result) };
   }
 
   // The input of a difference reduced while it still shows that difference's
@@ -434,7 +470,8 @@ class FindingRecorder {
     };
     const parts = done.complete && isPairing(final, done.parts) ?
       done.parts.filter((p) => p.result?.differences?.length) : null;
-    return { result: final, difference: shown, reduction, parts };
+    // The one-step reductions tried last, with their results: where a part of a difference named by two is looked for.
+    return { result: final, difference: shown, reduction, parts, tried: done.complete ? done.parts : null };
   }
 
   // Known differences met, with the reason and link of their entries.

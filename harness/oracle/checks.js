@@ -7,7 +7,7 @@
 const { compareOutcomes, compareReads, bytesAsReadBack } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { tampered, receivingWorld } = require('../recipes/steps');
-const { payloadRequest, kFrame, Outcome } = require('./ops');
+const { payloadRequest, kFrame, Outcome, frameOf } = require('./ops');
 
 const { drive, isPromise } = require('./drive');
 
@@ -50,7 +50,8 @@ function* value(input) {
     (sa.bytes === sb.bytes ? outcomes.decode[0]?.[side] : undefined);
   if (frames.length === 2) {
     const [readA, readB] = ['a', 'b'].map((producer) => decodeOf(producer, 'a')?.tree);
-    differences.forEach((d, i) => { differences[i] = bytesAsReadBack(d, readA, readB); });
+    const written = [frameOf(sa), frameOf(sb)];
+    differences.forEach((d, i) => { differences[i] = bytesAsReadBack(d, readA, readB, written); });
   }
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
   return { type: 'value', input, outcomes, differences };

@@ -16,7 +16,7 @@
 // A difference carries a signature (tier, operation, outcome kinds, the first
 // differing field) so that many inputs hitting one problem count once.
 
-const { annotateFrame, fieldsAround } = require('../wire/annotate');
+const { annotateFrame, fieldsAround, objectKeys } = require('../wire/annotate');
 const { sameBytes, sameRun, kRun } = require('./canonical');
 const { frameOf } = require('./ops');
 const { patchOwnerNames } = require('../recipes/tampering');
@@ -253,7 +253,8 @@ function compareOutcomes(op, where, oa, ob) {
   return out;
 }
 
-// Where two sides' effects part, as `side class` (effectClass), or null.
+// Where two sides' effects part, as `side class` (effectClass), or null:
+// `a X, b Y` when each side ran a class of user code the other never ran.
 // Compared whole when both ended alike; user code names the difference
 // before the pool, whose moves follow from what was written.
 function effectsDifference(oa, ob) {
@@ -261,9 +262,22 @@ function effectsDifference(oa, ob) {
   if (JSON.stringify(oa.effects) === JSON.stringify(ob.effects)) return null;
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
   const [xa, xb] = JSON.stringify(ea) !== JSON.stringify(eb) ? [ea, eb] : [oa.effects, ob.effects];
+  const apart = classesApart(xa, xb, xa, xb);
+  if (apart) return apart;
   let i = 0;
   while (xa[i] === xb[i]) i++;
   return `${xa[i] !== undefined ? 'a' : 'b'} ${effectClass(xa[i] ?? xb[i])}`;
+}
+
+// The first class of user code among `ra` (a's) that b never ran in `eb`,
+// and the same of b: named by both when each has one, by one when only it
+// has; null when neither has.
+function classesApart(ra, rb, ea, eb) {
+  const [ca, cb] = [new Set(ea.map(effectClass)), new Set(eb.map(effectClass))];
+  const onlyA = ra.map(effectClass).find((c) => !cb.has(c));
+  const onlyB = rb.map(effectClass).find((c) => !ca.has(c));
+  if (onlyA && onlyB) return `a ${onlyA}, b ${onlyB}`;
+  return onlyA ? `a ${onlyA}` : onlyB ? `b ${onlyB}` : null;
 }
 
 // The same for two sides that ended apart. Where each stopped decides the
@@ -272,26 +286,26 @@ function effectsDifference(oa, ob) {
 // them apart, among what a side that failed ran (all of it ran before it
 // stopped), and among what a side that went on ran as far as the read the
 // failed side made last (its k-th read of that effect, the other's k-th;
-// the reads after it may be ones the failed side never got to). The JS
-// codec runs a symbol-keyed getter that replaces a throwing getter, the
-// native codec meets the throwing one and rejects: `a get (symbol key)`.
-// A failed call does not move the pool.
+// the reads after it may be ones the failed side never got to), or all of
+// it, where it went on and never made that read. The JS codec runs a symbol-keyed
+// getter that deletes a key whose getter throws, the native codec runs that
+// getter and rejects: `a get (symbol key), b get (named key)`, two parts the
+// recorder checks one by one. A failed call does not move the pool.
 function effectsBeforeEnds(oa, ob) {
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
-  const asFar = (mine, theirs, theirsFailed) => (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs)) : mine);
-  const [ra, rb] = [asFar(ea, eb, ob.kind !== 'ok'), asFar(eb, ea, oa.kind !== 'ok')];
-  const [ca, cb] = [new Set(ea.map(effectClass)), new Set(eb.map(effectClass))];
-  const onlyA = ra.map(effectClass).find((c) => !cb.has(c));
-  if (onlyA) return `a ${onlyA}`;
-  const onlyB = rb.map(effectClass).find((c) => !ca.has(c));
-  return onlyB ? `b ${onlyB}` : null;
+  const asFar = (mine, theirs, theirsFailed, wentOn) =>
+    (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs, wentOn)) : mine);
+  const [okA, okB] = [oa.kind === 'ok', ob.kind === 'ok'];
+  return classesApart(asFar(ea, eb, !okB, okA), asFar(eb, ea, !okA, okB), ea, eb);
 }
 
 // How many of `mine` came up to the read `theirs` made last: through my k-th
 // read of it where it was their k-th, or my last where I made it fewer
-// times; none where I never made it or they made none (nothing to line up).
-function readsUpTo(mine, theirs) {
+// times; where I never made it, all of them if I went on (what stopped them
+// I never met), none if I failed too; none where they made none (nothing to line up).
+function readsUpTo(mine, theirs, wentOn) {
   const last = theirs.at(-1);
+  if (last !== undefined && !mine.includes(last)) return wentOn ? mine.length : 0;
   let k = theirs.filter((e) => e === last).length;
   let upTo = 0;
   for (let i = 0; i < mine.length && k > 0; i++) {
@@ -362,23 +376,51 @@ function effectsCause(differences, d) {
 // frame holds and the other does not is the cause's, the wire field where
 // the frames part is the key's name's (its length, its first byte, the
 // object's end). `readA` and `readB` are the trees read back from a's frame
-// and b's; the difference as it was where they do not part in keys.
-function bytesAsReadBack(d, readA, readB) {
-  if (d?.tier !== 'bytes' || d.signature.endsWith('/number-representation') || !readA || !readB) return d;
+// and b's; where either cannot be read back (a host object that refers to
+// itself), the keys of each object as written (objectKeys) tell the same.
+// The difference as it was where the frames do not part in keys.
+function bytesAsReadBack(d, readA, readB, frames = null) {
+  if (d?.tier !== 'bytes' || d.signature.endsWith('/number-representation')) return d;
+  if (!readA || !readB) return frames ? keysAsWritten(d, ...frames) : d;
   const read = treeDiff(readA, readB);
   if (read?.field !== 'props' || !read.holders) return d;
   const keys = (node) => new Set((Array.isArray(node?.props) ? node.props : []).map((p) => String(p[0])));
-  const [ka, kb] = read.holders.map(keys);
-  // The classes of the keys only one side holds, and which side: a key left
-  // out (js) and a key written (native) are apart.
+  const node = read.holders[0]?.t ?? read.holders[1]?.t;
+  return { ...d, signature: `bytes/${d.op}/${node}.props ${keysApart(...read.holders.map(keys))}`,
+    detail: `${d.detail}; read back, the frames differ in keys at ${read.path}: ${printed(() => read.a)} vs ` +
+      `${printed(() => read.b)}` };
+}
+
+// The same, from the keys of the objects the two frames hold, in the order
+// they begin: the first object whose keys differ names it.
+function keysAsWritten(d, fa, fb) {
+  const [oa, ob] = [objectKeys(fa), objectKeys(fb)];
+  if (oa.length !== ob.length) return d;
+  const at = oa.findIndex((keys, i) => keys.join('\0') !== ob[i].join('\0'));
+  if (at === -1) return d;
+  return { ...d, signature: `bytes/${d.op}/object.props ${keysApart(new Set(oa[at]), new Set(ob[at]))}`,
+    detail: `${d.detail}; as written, object ${at + 1} holds keys [${oa[at].join(', ')}] in a, ` +
+      `[${ob[at].join(', ')}] in b` };
+}
+
+// The classes of the keys only one side holds, and which side: a key left
+// out (js) and a key written (native) are apart; `(order)` when both hold the same.
+function keysApart(ka, kb) {
   const onlyIn = (side, mine, theirs) => [...new Set([...mine].filter((k) => !theirs.has(k)).map(keyClass))]
     .sort().map((c) => `${c.replace(/^\((.*)\)$/, '$1')} only in ${side}`);
   const only = [...onlyIn('a', ka, kb), ...onlyIn('b', kb, ka)];
-  const what = only.length ? `(${only.join(', ')})` : '(order)';
-  const node = read.holders[0]?.t ?? read.holders[1]?.t;
-  return { ...d, signature: `bytes/${d.op}/${node}.props ${what}`,
-    detail: `${d.detail}; read back, the frames differ in keys at ${read.path}: ${printed(() => read.a)} vs ` +
-      `${printed(() => read.b)}` };
+  return only.length ? `(${only.join(', ')})` : '(order)';
+}
+
+// The causes a signature names: one, or the parts of a difference named by
+// two (keys of two classes apart, user code each side ran and the other did
+// not), each as a signature of its own.
+function partsOf(signature) {
+  const keys = /^(bytes\/\w+\/\w+\.props) \((.+ only in [ab](?:, .+ only in [ab])+)\)$/.exec(signature);
+  if (keys) return keys[2].split(', ').map((part) => `${keys[1]} (${part})`);
+  const effects = /^(effects\/\w+\/)(a .+?), (b .+)$/.exec(signature);
+  if (effects) return [`${effects[1]}${effects[2]}`, `${effects[1]}${effects[3]}`];
+  return [signature];
 }
 
 // Where two frames that are not the same part: { offset, field }, and
@@ -477,6 +519,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
-  printed, effectClass, effectsCause, bytesAsReadBack,
+  printed, effectClass, effectsCause, bytesAsReadBack, partsOf,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
 };

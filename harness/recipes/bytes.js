@@ -10,7 +10,7 @@ const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { hostTypes } = require('./hosts');
 const {
   integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors, patchTargets,
-  receivingProtoKeys, worldSides,
+  receivingProtoKeys, receivingProtoAccessors, sendingHooks, worldSides,
 } = require('./vocabulary');
 
 class Decoder {
@@ -251,13 +251,28 @@ const portSteps = {
 
 // Steps that change the world a check runs in (tampering.js `side`): a
 // built-in's method or accessor recording its calls, Buffer's pool watched,
-// a data property on a receiving process's prototype. Appended to each
-// table, so that steps before them decode as they did.
+// a data property or a getter-only accessor on a receiving process's
+// prototype, a hook on a sending process's. Appended to each table, and
+// each kind after those before it, so that steps before them decode as they did.
+const kWorldKinds = ['patch', 'pool', 'proto', 'accessor', 'hook'];
+const worldKindOf = (s) => (s?.op !== 'proto' ? s?.op :
+  s.get ? 'accessor' : s.value?.k === 'function' ? 'hook' : 'proto');
+// The [of, key] of `list` a proto step names, for encoding it.
+const protoOf = (list, s) => s && list.find(([of, key]) => of === s.of && key === s.key);
 const worldStep = (ch, s) => {
-  const kind = ch.pick(['patch', 'pool', 'proto'], s?.op);
+  const kind = ch.pick(kWorldKinds, s && worldKindOf(s));
   if (kind === 'pool') return { op: 'pool', side: ch.pick(worldSides, s?.side) };
+  if (kind === 'accessor') {
+    const [of, key] = ch.pick(receivingProtoAccessors, protoOf(receivingProtoAccessors, s));
+    return { op: 'proto', of, key, get: {}, side: 'receive' };
+  }
+  if (kind === 'hook') {
+    const [of, key] = ch.pick(sendingHooks, protoOf(sendingHooks, s));
+    const returns = { k: 'number', v: ch.pick([0, 1], s?.value.returns?.v) };
+    return { op: 'proto', of, key, value: { k: 'function', name: key, returns }, side: 'send' };
+  }
   if (kind === 'proto') {
-    const [of, key] = ch.pick(receivingProtoKeys, s && receivingProtoKeys.find(([o, k]) => o === s.of && k === s.key));
+    const [of, key] = ch.pick(receivingProtoKeys, protoOf(receivingProtoKeys, s));
     return { op: 'proto', of, key, value: { k: 'number', v: ch.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
   }
   const target = ch.pick(patchTargets, s && patchTargets.find((t) => t.of === s.of &&

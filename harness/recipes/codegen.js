@@ -30,13 +30,14 @@ function compileRecipe(recipe) {
   return [...gen.lines, ...returned(gen, [`value: ${value}`])].join('\n');
 }
 
-// The object a printed function returns: on one line when it has no steps to set up or tear down.
+// The object a printed function returns: on one line when its setup and
+// teardown are a statement each at most.
 function returned(gen, fields) {
   const teardown = teardownOf(gen);
-  const pool = gen.pool ? ['pool: true'] : [];
-  if (!gen.setup.length && !teardown.length) return [`return { ${[...fields, 'setup() {}', 'teardown() {}', ...pool].join(', ')} };`];
-  return ['return {', ...fields.map((f) => `  ${f},`), `  setup() {${block(gen.setup)}},`,
-    `  teardown() {${block(teardown)}},`, ...pool.map((f) => `  ${f},`), '};'];
+  const methods = [`setup() {${block(gen.setup)}}`, `teardown() {${block(teardown)}}`];
+  const all = [...fields, ...methods, ...(gen.pool ? ['pool: true'] : [])];
+  if (gen.setup.length < 2 && teardown.length < 2) return [`return { ${all.join(', ')} };`];
+  return ['return {', ...all.map((f) => `  ${f},`), '};'];
 }
 
 // The source of the function that sets up the world a recipe's frames are

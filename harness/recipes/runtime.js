@@ -15,10 +15,13 @@ const withRequire = (expr) => source(`(function (require) { return ${expr}; })`)
 // The printed code is sloppy-mode code, where an assignment that cannot be
 // made and a delete that cannot be done fail silently, and where a function
 // has own `arguments` and `caller`. These are made in sloppy code too.
-const { sloppyAssign, remove, sloppyFunction } = source(`({
+const { sloppyAssign, remove, sloppyFunction, recordingFunction } = source(`({
   sloppyAssign(o, k, v) { o[k] = v; },
   remove(o, k) { delete o[k]; },
   sloppyFunction() { return function f() {}; },
+  recordingFunction(name, effects, value) {
+    return { [name]: function () { if (effects.codecRunning) effects.push('call ' + name); return value; } }[name];
+  },
 })`);
 
 // An assignment to an object goes through Reflect.set, which keeps no
@@ -76,6 +79,6 @@ function inBody(p) {
 }
 
 module.exports = {
-  helper, withRequire, sloppyAssign, remove, sloppyFunction, assign, Unplanned, globalOf, internalized,
-  newArray, holeyArray, keyOf, constant, run, inBody,
+  helper, withRequire, sloppyAssign, remove, sloppyFunction, recordingFunction, assign, Unplanned, globalOf,
+  internalized, newArray, holeyArray, keyOf, constant, run, inBody,
 };

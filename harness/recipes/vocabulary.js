@@ -56,9 +56,17 @@ const patchTargets = [
 // BYTES_PER_ELEMENT of its own, so `ctor.BYTES_PER_ELEMENT || 1` reads it
 // from Function.prototype, then Object.prototype.
 const receivingProtoKeys = [['Function', 'BYTES_PER_ELEMENT'], ['Object', 'BYTES_PER_ELEMENT']];
+// Getter-only accessors a receiving process's prototypes may gain: the JS
+// codec's Deserializer sets its own `buffer`, which an inherited getter with
+// no setter refuses, for every frame.
+const receivingProtoAccessors = [['Object', 'buffer']];
+// Methods the JS codec's serializer looks up on itself, and so finds on
+// Object.prototype: a hook there that returns an id makes it write a
+// SharedArrayBuffer as a transfer that no receiver can read.
+const sendingHooks = [['Object', '_getSharedArrayBufferId']];
 const worldSides = ['send', 'receive', 'both'];
 
 module.exports = {
   isIndex, integerKeyClasses, integerKeys, portKeys, constructorNames, lengthKeys, toStringTags,
-  bufferPrototypeConstructors, patchTargets, receivingProtoKeys, worldSides,
+  bufferPrototypeConstructors, patchTargets, receivingProtoKeys, receivingProtoAccessors, sendingHooks, worldSides,
 };

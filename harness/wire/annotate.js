@@ -50,6 +50,7 @@ class Reader {
     this.segments = describe ? [] : null;
     this.labels = describe === true;
     this.values = [];  // extent of every complete value: { start, end, tag }
+    this.objects = null;  // the keys of each object read, where objectKeys() asks for them
   }
 
   mark(start, label, field) {
@@ -111,13 +112,16 @@ function readHeader(r) {
   }
 }
 
+const textOf = (tag, bytes) => (tag === 0x63 ? Buffer.from(bytes).toString('utf16le') :
+  Buffer.from(bytes).toString(tag === 0x53 ? 'utf8' : 'latin1'));
+
 function readString(r, tag, field) {
   const length = r.field('byteLength', () => r.varint(), `${field}.length`);
   const bytes = r.field(() => `${field}`, () => r.raw(length), `${field}.bytes`);
+  if (r.objects) return textOf(tag, bytes);
   if (!r.labels) return;
   const seg = r.segments.at(-1);
-  const text = tag === 0x63 ? Buffer.from(bytes).toString('utf16le') :
-    Buffer.from(bytes).toString(tag === 0x53 ? 'utf8' : 'latin1');
+  const text = textOf(tag, bytes);
   seg.label = `${field}: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`;
 }
 
@@ -136,14 +140,16 @@ function readHostObject(r, depth) {
   if (byteLength % width && r.labels) r.segments.at(-1).label += ` (not a multiple of ${width})`;
 }
 
-function readProperties(r, depth, endTag) {
+// `keys`, when given, gets each key read, as a string.
+function readProperties(r, depth, endTag, keys) {
   for (;;) {
     const tag = peekTag(r);
     if (tag === endTag) {
       r.pos++;
       return;
     }
-    readValue(r, depth + 1);  // key
+    const key = readValue(r, depth + 1);
+    keys?.push(String(key));
     readValue(r, depth + 1);  // value
   }
 }
@@ -184,7 +190,7 @@ const operands = Object.assign(Object.create(null), {
     (r, field, depth, tag) => readString(r, tag, tags[tag])),
   'object-reference': (r, field) => field('id', null, () => r.varint()),
   'begin-object': (r, field, depth) => {
-    readProperties(r, depth, byteOf['end-object']);
+    readProperties(r, depth, byteOf['end-object'], r.objects?.[r.objects.push([]) - 1]);
     r.mark(r.pos - 1, 'end-object', 'tag.end-object');
     return field('properties', null, () => r.varint());
   },
@@ -309,6 +315,21 @@ function annotateFrame(bytes, start = 0, { describe = true, until, keepFrom = -I
   return { segments: r.segments, values: r.values, end };
 }
 
+// The keys of each object a frame holds, in the order the objects begin,
+// each a list of strings, as far as the frame can be read: which keys one
+// frame holds and another does not, where no codec reads either back.
+function objectKeys(bytes) {
+  const r = new Reader(bytes, 4, Math.min(bytes.length, 4 + bytes.readUInt32BE(0)), false);
+  r.objects = [];
+  try {
+    readHeader(r);
+    readValue(r, 0);
+  } catch (err) {
+    if (!(err instanceof Stop) && !(err instanceof RangeError)) throw err;
+  }
+  return r.objects;
+}
+
 // Which format a channel's bytes are in: { format: 'v8', version } when the
 // first frame has a length prefix and a V8 version header, { format: 'json' }
 // for JSON lines, else { format: 'unknown', why } (Bun writes a format of its
@@ -379,4 +400,4 @@ const kPaddingReach = 8;
 
 const fieldAt = (bytes, offset) => fieldsAround(bytes, offset).at;
 
-module.exports = { annotateFrame, annotateStream, wireFormat, fieldAt, fieldsAround };
+module.exports = { annotateFrame, annotateStream, wireFormat, fieldAt, fieldsAround, objectKeys };

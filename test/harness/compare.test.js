@@ -3,7 +3,7 @@
 // outcomes, then on real inputs that produce each tier.
 const assert = require('node:assert/strict');
 const {
-  compareOutcomes, effectsCause, bytesAsReadBack, compareReads, treeDiff, tiers,
+  compareOutcomes, effectsCause, bytesAsReadBack, partsOf, compareReads, treeDiff, tiers,
 } = require('../../harness/oracle/compare');
 const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
@@ -216,6 +216,18 @@ describe('compare', function () {
       // One more read of what both read is where a stopped, not other code.
       assert.deepEqual(of(rejected(['get constructor', 'get constructor']), ok({ bytes: 'aa',
         effects: ['get constructor'] })), []);
+      // a went on and never met what stopped b: each ran a class the other never did.
+      assert.deepEqual(of(ok({ bytes: 'aa', effects: ['get Symbol(hidden)'] }), rejected(['get visible'])),
+        ['effects/serialize/a get (symbol key), b get (named key)']);
+    });
+
+    it('name both sides where each ran a class of user code the other never ran', function () {
+      assert.equal(signatureOf(['get Symbol(s)', 'get x'], ['get x', 'call Buffer.allocUnsafe']),
+        'effects/serialize/a get (symbol key), b call Buffer.*');
+      // One side's extra class names it alone, wherever the two first part.
+      assert.equal(signatureOf(['get x', 'get y', 'get Symbol(s)'], ['get x']), 'effects/serialize/a get (symbol key)');
+      // The same classes, run more often by one: where they first part.
+      assert.equal(signatureOf(['get x', 'get x'], ['get x']), 'effects/serialize/a get (named key)');
     });
 
     it('name user code before the pool, whose moves follow from what was written', function () {
@@ -242,11 +254,34 @@ describe('compare', function () {
       assert.equal(nested.signature, 'bytes/serialize/object.props (named key only in a)');
     });
 
+    it('names it by the keys as written where a frame cannot be read back', function () {
+      // A port that refers to itself, with a heap-number index key that one codec dropped.
+      const written = [frame('ff0f5c016f4e000000000000e04149027b01'), frame('ff0f5c016f7b00')]
+        .map((hex) => Buffer.from(hex, 'hex'));
+      const named = bytesAsReadBack(bytes, undefined, undefined, written);
+      assert.equal(named.signature, 'bytes/serialize/object.props (index key only in a)');
+      assert.match(named.detail, /as written, object 1 holds keys \[2147483648\] in a, \[\] in b/);
+      assert.equal(bytesAsReadBack(bytes, undefined, undefined, [written[0], written[0]]), bytes);
+    });
+
     it('leaves a difference that is not in keys as it was', function () {
       assert.equal(bytesAsReadBack(bytes, tree({ a: 1 }), tree({ a: 2 })), bytes);
       assert.equal(bytesAsReadBack(bytes, tree({ a: 1 }), undefined), bytes);
       const numbers = { ...bytes, signature: 'bytes/serialize/number-representation' };
       assert.equal(bytesAsReadBack(numbers, tree({ a: 1 }), tree({})), numbers);
+    });
+  });
+
+  describe('partsOf', function () {
+    it('splits a signature named by two causes into one signature each', function () {
+      assert.deepEqual(partsOf('bytes/serialize/object.props (index key only in a, named key only in b)'),
+        ['bytes/serialize/object.props (index key only in a)', 'bytes/serialize/object.props (named key only in b)']);
+      assert.deepEqual(partsOf('effects/serialize/a get (symbol key), b get (named key)'),
+        ['effects/serialize/a get (symbol key)', 'effects/serialize/b get (named key)']);
+      for (const one of ['bytes/serialize/object.props (index key only in a)', 'effects/serialize/a call Buffer.*',
+        'bytes/serialize/object.props (order)', 'crash/serialize/b:crash SIGSEGV']) {
+        assert.deepEqual(partsOf(one), [one]);
+      }
     });
   });
 

@@ -198,7 +198,7 @@ describe('the check of findings through child_process', function () {
     assert.equal(reach.observe, 'receivedEffects');
     assert.equal(reach.build.seen, 'none');
     assert.match(reach.reference.seen, /^call v8\.Deserializer\.prototype\.readUint32(, call v8\.Deserializer\.prototype\.readUint32)*$/);
-    assert.match(read(folder, 'repro-fork.js'), /build\(makeWorld, effects\)\.setup\(\);/);
+    assert.match(read(folder, 'repro-fork.js'), /const world = build\(makeWorld, effects\);\n\s*world\.setup\(\);/);
   });
 
   // The JavaScript codec takes the frame's length prefix from Buffer's pool; the native codec takes nothing.
@@ -213,6 +213,33 @@ describe('the check of findings through child_process', function () {
         assert.equal(reach.observe, side === 'send' ? 'effects' : 'receivedEffects');
         assert.deepEqual([reach.build.seen, reach.reference.seen], ['pool +0', 'pool +8']);
       });
+  }
+
+  // Two worlds a step makes: a getter-only accessor on the receiving process's Object.prototype, which
+  // the JS decoder's own `buffer` cannot be set past, and a hook on the sending process's, which the
+  // JS serializer calls to write a SharedArrayBuffer as a transfer no receiver can read.
+  const worlds = {
+    'a getter-only `buffer` on Object.prototype in the receiving process': {
+      recipe: { k: 'view', type: 'Uint8Array', bytes: '0102',
+        tamper: [{ op: 'proto', of: 'Object', key: 'buffer', get: {}, side: 'receive' }] },
+      tier: 'acceptance', observe: 'received', seen: ['Uint8Array <0102>', 'threw TypeError'],
+    },
+    'an Object.prototype._getSharedArrayBufferId in the sending process': {
+      recipe: { k: 'object', props: [['a', { k: 'arraybuffer', bytes: '01', shared: true }]], tamper: [{
+        op: 'proto', of: 'Object', key: '_getSharedArrayBufferId',
+        value: { k: 'function', name: '_getSharedArrayBufferId', returns: { k: 'number', v: 0 } }, side: 'send' }] },
+      tier: 'acceptance', observe: 'sent', seen: ['threw Error', 'returned'],
+    },
+  };
+  for (const [name, { recipe, tier, observe: observed, seen }] of Object.entries(worlds)) {
+    it(`shows a world of ${name} through child.send()`, async function () {
+      const folder = await saveFinding(path.join(dir, observed), { type: 'value', input: { recipe }, tier });
+      const reach = await checkFinding(folder, { build, reference });
+      assert.equal(reach.reachable, true, reach.verdict);
+      assert.deepEqual([reach.observe, reach.build.seen, reach.reference.seen], [observed, ...seen]);
+      assert.equal(runFork(build, folder).status, 1);
+      assert.equal(runFork(reference, folder).status, 0);
+    });
   }
 
   it('sends a receiver that a peer\'s message crashes to Node\'s security policy', async function () {

@@ -220,6 +220,58 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.deepEqual(plain.differences, []);
   });
 
+  // A public KeyObject: a getter on its key 2^31 (which the native codec drops) defines `a`, whose
+  // own getter runs: two key classes apart, of which only the dropped index key shows alone.
+  const twoKeyClasses = { k: 'host', type: 'public-key', tamper: [
+    { op: 'define', key: '2147483648', get: { then: [{ op: 'define', key: 'a', value: { k: 'number', v: 5 },
+      enumerable: false }] } },
+    { op: 'define', key: 'a', get: {} }] };
+
+  it('saves what a difference named by two causes shows alone, and not the combination', async function () {
+    const recorder = recorderFor();
+    const combined = 'bytes/serialize/object.props (index key only in a, named key only in b)';
+    const { result, difference } = await showing(twoKeyClasses, (d) => d.signature === combined);
+    const settled = await recorder.settle(result, difference);
+    assert.equal(settled[0].status, 'combination', JSON.stringify(settled.map((s) => s.status)));
+    assert.deepEqual(settled[0].parts, ['bytes/serialize/object.props (index key only in a)']);
+    assert.deepEqual([...recorder.findings.keys()], ['bytes/serialize/object.props (index key only in a)']);
+    const { result: saved } = recorder.findings.get('bytes/serialize/object.props (index key only in a)');
+    assert.deepEqual(saved.input.recipe.tamper.map((t) => t.key), ['2147483648']);
+  });
+
+  it('counts a combination as known when the part that shows alone is', async function () {
+    const known = parseKnown(JSON.stringify({ entries: [{ id: 'heap-number-key', tier: 'bytes', reason: 'r',
+      match: { signature: 'bytes/serialize/object.props (index key only in a)' } }] }), 'test');
+    const recorder = recorderFor(known);
+    const found = await recorder.add(await session.check('value', { recipe: twoKeyClasses }), {});
+    assert.deepEqual(found, []);
+    assert.equal(recorder.findings.size, 0);
+    assert.ok(recorder.knownHits.get('heap-number-key') > 0);
+  });
+
+  // A MessagePort whose symbol-keyed getter deletes `visible`, whose own getter throws: the JS codec runs
+  // the symbol getter and sends, the native codec skips it, runs visible's and throws.
+  const symbolGetterDeletes = { k: 'port', tamper: [
+    { op: 'define', key: { symbol: 'hidden' }, get: { then: [{ op: 'delete', key: 'visible' }] } },
+    { op: 'define', key: 'visible', get: { throws: 'getter' } }] };
+
+  it('names user code each side ran alone by both, and settles it as the symbol getter it follows from',
+    async function () {
+      const known = parseKnown(JSON.stringify({ entries: [{ id: 'symbol-getter', tier: 'effects', reason: 'r',
+        match: { signature: 'effects/serialize/a get (symbol key)' } }] }), 'test');
+      const recorder = recorderFor(known);
+      const result = await session.check('value', { recipe: symbolGetterDeletes });
+      assert.ok(result.differences.some((d) => d.signature ===
+        'effects/serialize/a get (symbol key), b get (named key)'), result.differences.map((d) => d.signature).join());
+      assert.deepEqual(await recorder.add(result, {}), []);
+      assert.equal(recorder.findings.size, 0);
+      assert.ok(recorder.knownHits.get('symbol-getter') > 0);
+      // Without the list, the symbol getter is the finding, and only it.
+      const plain = recorderFor();
+      await plain.add(result, {});
+      assert.deepEqual([...plain.findings.keys()], ['effects/serialize/a get (symbol key)']);
+    });
+
   it('traces what a built-in prototype\'s value changed in the receiving process to the codec that read it',
     async function () {
       // js reads DataView's element size through Function.prototype and decodes fewer bytes, or copies an empty view.

@@ -24,21 +24,24 @@ const block = (head, body) => `${head} {\n${indent(body)}\n}`;
 const say = (what, seen) => `verdict(${JSON.stringify(what)}, ${seen}, expected)`;
 
 // The receiving process: sets up the receiving world, if any, and gives the
-// verdict on what it saw once the value arrived, or once reading it failed.
+// verdict on what it saw once the value arrived, or once reading it failed,
+// with the world torn down (a world can break what writes the verdict: a
+// getter-only accessor on Object.prototype breaks making the stdout stream).
 function receiver(check) {
   const { observe, world } = check;
-  const lines = [];
   const watching = observe === 'receivedEffects';
-  if (world) lines.push(`${watching ? 'const effects = [];\n' : ''}build(makeWorld, ${watching ? 'effects' : '[]'}).setup();`);
+  const lines = watching ? ['const effects = [];'] : [];
+  if (world) lines.push(`const world = build(makeWorld, ${watching ? 'effects' : '[]'});`, 'world.setup();');
   if (watching && world.pool) lines.push('const before = Buffer.allocUnsafe(1);');
   if (watching) lines.push('effects.codecRunning = true;');
+  const teardown = world ? 'world.teardown(); ' : '';
   if (observe === 'received') {
-    lines.push(`const done = (seen) => { ${say(observations.received, 'seen')}; process.exit(); };`,
+    lines.push(`const done = (seen) => { ${teardown}${say(observations.received, 'seen')}; process.exit(); };`,
       'process.on(\'message\', (message) => done(describe(message)));',
       'process.on(\'uncaughtException\', (err) => done(`threw ${label(err)}`));');
   } else if (watching) {
     lines.push(block('const done = () =>', ['effects.codecRunning = false;',
-      ...(world.pool ? ['effects.push(poolMoved(before));'] : []),
+      ...(world.pool ? ['effects.push(poolMoved(before));'] : []), 'world.teardown();',
       `${say(observations.receivedEffects, 'effects.join(\', \') || \'none\'')};`, 'process.exit();'].join('\n')) + ';',
     'process.on(\'message\', done);', 'process.on(\'uncaughtException\', done);');
   } else {

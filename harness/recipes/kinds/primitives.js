@@ -7,7 +7,7 @@
 // and a kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
 const { RecipeError } = require('../errors');
 const { lit, check, count, oneOf, number, globalName } = require('../checks');
-const { constant, internalized, sloppyFunction, globalOf, helper } = require('../runtime');
+const { constant, internalized, sloppyFunction, recordingFunction, globalOf, helper } = require('../runtime');
 
 // V8 string representations a `string` recipe can ask for (helpers.js).
 const stringShapes = ['cons', 'sliced', 'external', 'thin'];
@@ -81,9 +81,30 @@ const kinds = {
     plan: (r, path, p, description) => () => Symbol(description),
     words: () => 'a symbol',
   },
+  // With a `name` or what it `returns`, a function a codec may call as a hook
+  // (a serializer's _getSharedArrayBufferId found on Object.prototype): each
+  // call made while a codec runs records `call <name>`.
   function: {
-    draw: () => ({ k: 'function' }), print: () => '(function f() {})', plan: () => sloppyFunction,
-    words: () => 'a function',
+    draw: () => ({ k: 'function' }),
+    check(r, path) {
+      if (r.name === undefined && r.returns === undefined) return null;
+      const name = r.name ?? 'f';
+      check(typeof name === 'string' && /^[A-Za-z_$][\w$]*$/.test(name), `${path}.name`,
+        () => `"name" must be an identifier, got ${JSON.stringify(r.name)}`);
+      return name;
+    },
+    print(r, path, gen, name) {
+      if (name === null) return '(function f() {})';
+      const returns = r.returns === undefined ? 'undefined' : gen.emit(r.returns, `${path}.returns`);
+      return `(function ${name}() { if (effects.codecRunning) effects.push(${lit(`call ${name}`)}); return ${returns}; })`;
+    },
+    plan(r, path, p, name) {
+      if (name === null) return sloppyFunction;
+      const returns = r.returns === undefined ? constant(undefined) : p.emit(r.returns, `${path}.returns`);
+      return (c) => recordingFunction(name, c.effects, returns(c));
+    },
+    words: (r) => (r.name === undefined && r.returns === undefined ? 'a function' :
+      `a function \`${r.name ?? 'f'}\` that records its call${r.returns?.k === 'number' ? ` and returns ${r.returns.v}` : ''}`),
   },
   global: {
     check: (r, path) => globalName(r.name, path),
