@@ -172,7 +172,8 @@ function printSummary(results, session, store, stopped) {
   }
   // The run's causes, new or met again, as a reviewer would post them.
   const causes = [...findings.values()].map((f) => f.folder)
-    .concat([...seenAgain].map((signature) => store.folderFor(session.sides, signature)));
+    .concat([...seenAgain].filter((signature) => !isSharedDefect(signature))
+      .map((signature) => store.folderFor(session.sides, signature)));
   lines.push(reviewRun(store.dir, causes, session.sides));
   console.log(lines.join('\n'));
   return findings.size;

@@ -18,7 +18,7 @@ const { compileWorld } = require('../recipes/codegen');
 const { helpers } = require('../recipes/helpers');
 const { titleOf, familyOf, severityRank } = require('./words');
 
-const kSeenWidth = 160;
+const kSeenWidth = 120;
 const clip = (text, width = kSeenWidth) => (String(text).length > width ? `${String(text).slice(0, width - 1)}…` : String(text));
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const fromValue = (meta) => meta.type === 'value' || meta.type === 'roundtrip';
@@ -61,16 +61,17 @@ function rowsOf(causes) {
 const reachText = (cause) => (!cause.reach.checked ? 'not checked' : cause.reachable ? 'yes' :
   /not observable/.test(cause.reach.verdict) ? 'not observable by child_process' : 'no');
 
-// What the cause's short repro builds and what it expects, as in the file it points at.
-function reproExcerpt(cause, base) {
+// What the cause's short repro builds and what it expects, as in the file
+// the summary names; `folded` false names the file alone (a review short of room).
+function reproExcerpt(cause, base, folded = true) {
   const { meta, reach } = cause;
-  const file = cause.reachable ? 'repro-fork.js' : 'repro.js';
-  const at = path.relative(base, path.join(cause.folder, file));
-  const run = cause.reachable ? `node ${at}` : `node --expose-internals ${at}`;
+  const file = path.relative(base, path.join(cause.folder, cause.reachable ? 'repro-fork.js' : 'repro.js'));
+  const run = cause.reachable ? `node ${file}` : `node --expose-internals ${file}`;
+  if (!folded) return [`Repro: \`${run}\`.`];
   const what = cause.reachable ? (fromValue(meta) ? observations[reach.observe] : kArrived) :
     codecObservations[reach.repro?.observe] ?? 'what the codec does';
   const expected = cause.reachable ? reach.reference?.seen : reach.repro?.expected;
-  const lines = [`// ${run}: compares ${what} with Node.js 26.3.1's`];
+  const lines = [];
   const recipe = meta.input?.recipe;
   if (fromValue(meta)) {
     lines.push(`function makeValue(effects) {\n${indentBy(valueSource(meta.input))}\n}`);
@@ -79,35 +80,39 @@ function reproExcerpt(cause, base) {
   } else if (meta.input?.bytes !== undefined) {
     lines.push(`const bytes = ${JSON.stringify(clip(meta.input.bytes, 600))};`);
   }
-  lines.push(`// ${what}, in Node.js 26.3.1:`, `const expected = ${JSON.stringify(expected ?? null)};`);
-  return ['<details><summary>repro</summary>', '', '```js', ...lines, '```', '', '</details>'];
+  const recorded = expected === undefined || expected === null ? 'null' : JSON.stringify(clip(expected, kExcerptWidth));
+  lines.push(`const expected = ${recorded}; // ${what}, in Node.js 26.3.1`);
+  return [`<details><summary><code>${run}</code></summary>`, '', '```js', ...lines, '```', '', '</details>'];
 }
 
-// The printed code of a value, its helper functions named, not spelled out: they are in the script.
+// The printed code of a value, its helper functions named, not spelled out,
+// and a long line cut: the whole is in the script.
+const kExcerptWidth = 140;
 const indentBy = (text) => text.split('\n').map((l) => {
   const helper = /^const (\w+) = \(/.exec(l)?.[1];
-  return `  ${helper && Object.hasOwn(helpers, helper) ? `const ${helper} = …; // as in the script` : l}`;
+  return `  ${helper && Object.hasOwn(helpers, helper) ? `const ${helper} = …; // as in the script` : clip(l, kExcerptWidth)}`;
 }).join('\n');
 
-function causeLines(cause, base) {
+function causeLines(cause, base, folded) {
   const { reach, meta } = cause;
   const what = fromValue(meta) ? observations[reach.observe] : kArrived;
   const seen = cause.reachable && reach.build?.seen !== undefined ? `: ${what}: node ${reach.build.version} ` +
     `\`${clip(reach.build.seen)}\`, Node.js 26.3.1 \`${clip(reach.reference.seen)}\`` : '';
-  return [`Reachable through \`child.send()\`: **${reachText(cause)}**${seen}.  `,
-    `Finding: \`${path.relative(base, cause.folder)}/\` (\`${cause.meta.signature}\`).`, '',
-    ...reproExcerpt(cause, base)];
+  return [`Reachable through \`child.send()\`: **${reachText(cause)}**${seen}. \`${cause.meta.signature}\`.`, '',
+    ...reproExcerpt(cause, base, folded)];
 }
 
-function rowSection(number, row, base) {
-  if (!row.family) return [`### ${number}. ${row.title}`, '', ...causeLines(row.causes[0], base), ''];
-  const lines = [`### ${number}. ${row.title}`, '', row.family.why ?? '', ''];
+function rowSection(number, row, base, folded) {
+  if (!row.family) return [`### ${number}. ${row.title}`, '', ...causeLines(row.causes[0], base, folded), ''];
+  const lines = [`### ${number}. ${row.title}`, '', `${row.family.why[0].toUpperCase()}${row.family.why.slice(1)}:`, ''];
   for (const cause of row.causes) {
-    lines.push(`- ${cause.title}: reachable **${reachText(cause)}** (\`${path.relative(base, cause.folder)}/\`)`);
+    lines.push(`- ${cause.title}: reachable **${reachText(cause)}**, \`${path.relative(base, cause.folder)}/\``);
   }
-  lines.push('', `The first of them, ${row.causes[0].title.replace(/\.$/, '')}:`, '', ...reproExcerpt(row.causes[0], base), '');
-  return lines;
+  return [...lines, '', 'The first of them:', '', ...reproExcerpt(row.causes[0], base, folded), ''];
 }
+
+// A review a PR comment holds in a glance: past this, the least severe rows name their repro instead of folding it.
+const kReviewLimit = 20_000;
 
 // review.md's text. sides: { a, b } each { codec, version }.
 function reviewMarkdown(causes, { sides, base, reproFile }) {
@@ -125,8 +130,13 @@ function reviewMarkdown(causes, { sides, base, reproFile }) {
   const table = ['| # | cause | causes | reachable through `child.send()` |', '| --- | --- | --- | --- |',
     ...rows.map((row, i) => `| ${i + 1} | ${cell(row.title)} | ${row.causes.length} | ` +
       `${row.causes.filter((c) => c.reachable).length} of ${row.causes.length} |`)];
-  return ['## Review: the `advanced` IPC codec against Node.js 26.3.1', '', lead, '',
-    ...(causes.length ? [...table, '', ...rows.flatMap((row, i) => rowSection(i + 1, row, base))] : [])].join('\n');
+  const head = ['## Review: the `advanced` IPC codec against Node.js 26.3.1', '', lead, ''];
+  if (!causes.length) return head.join('\n');
+  const folded = rows.map(() => true);
+  const text = () => [...head, ...table, '', ...rows.flatMap((row, i) => rowSection(i + 1, row, base, folded[i]))]
+    .join('\n');
+  for (let i = rows.length - 1; i >= 0 && text().length > kReviewLimit; i--) folded[i] = false;
+  return text();
 }
 
 // Writes review.md and review-repro.js into `dir` for the causes in

@@ -534,7 +534,7 @@ function familyOf(meta) {
   const id = recipe === undefined ? null : builtinsFamily(tier, op, key, recipe) ?? viewSlotsFamily(tier, key, recipe);
   if (!id) return null;
   const b = codecNames(meta.sides?.b?.codec ?? 'native').full;
-  return { id, heading: capitalized(families[id].heading.replace('{b}', b)) };
+  return { id, heading: capitalized(families[id].heading.replace('{b}', b)), why: families[id].why };
 }
 
 // The order of a review, lower first: what breaks a program before what it

@@ -286,26 +286,32 @@ function classesApart(ra, rb, ea, eb) {
 // them apart, among what a side that failed ran (all of it ran before it
 // stopped), and among what a side that went on ran as far as the read the
 // failed side made last (its k-th read of that effect, the other's k-th;
-// the reads after it may be ones the failed side never got to), or all of
-// it, where it went on and never made that read. The JS codec runs a symbol-keyed
-// getter that deletes a key whose getter throws, the native codec runs that
-// getter and rejects: `a get (symbol key), b get (named key)`, two parts the
-// recorder checks one by one. A failed call does not move the pool.
+// the reads after it may be ones the failed side never got to). A side that
+// went on and never made that read cannot be lined up so: all it ran counts
+// only where the failed side, too, ran a class it never did, so that both
+// are named, two parts the recorder checks one by one. The JS codec runs a
+// symbol-keyed getter that deletes a key whose getter throws, the native
+// codec runs that getter and rejects: `a get (symbol key), b get (named
+// key)`; where the JS codec stops at a view and the native one goes on to a
+// later getter, the native one's alone is no difference. A failed call does
+// not move the pool.
 function effectsBeforeEnds(oa, ob) {
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
-  const asFar = (mine, theirs, theirsFailed, wentOn) =>
-    (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs, wentOn)) : mine);
   const [okA, okB] = [oa.kind === 'ok', ob.kind === 'ok'];
-  return classesApart(asFar(ea, eb, !okB, okA), asFar(eb, ea, !okA, okB), ea, eb);
+  const asFar = (mine, theirs, theirsFailed, whole) =>
+    (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs, whole)) : mine);
+  const lined = classesApart(asFar(ea, eb, !okB, false), asFar(eb, ea, !okA, false), ea, eb);
+  const whole = classesApart(asFar(ea, eb, !okB, okA), asFar(eb, ea, !okA, okB), ea, eb);
+  return whole?.includes(', b ') ? whole : lined;
 }
 
 // How many of `mine` came up to the read `theirs` made last: through my k-th
 // read of it where it was their k-th, or my last where I made it fewer
-// times; where I never made it, all of them if I went on (what stopped them
-// I never met), none if I failed too; none where they made none (nothing to line up).
-function readsUpTo(mine, theirs, wentOn) {
+// times; where I never made it, all of them with `whole`, else none; none
+// where they made none (nothing to line up).
+function readsUpTo(mine, theirs, whole) {
   const last = theirs.at(-1);
-  if (last !== undefined && !mine.includes(last)) return wentOn ? mine.length : 0;
+  if (last !== undefined && !mine.includes(last)) return whole ? mine.length : 0;
   let k = theirs.filter((e) => e === last).length;
   let upTo = 0;
   for (let i = 0; i < mine.length && k > 0; i++) {
