@@ -55,7 +55,7 @@ describe('the review of a run', function () {
     assert.match(review, /^ipcfuzz found 4 causes where the `native` codec in Node\.js v26\.12\.1 behaves otherwise/m);
     assert.doesNotMatch(review.split('\n').filter((l) => l.startsWith('| ')).join('\n'), /\*|object\.props|\b[ab] (ran|get|call)\b/);
     // Each row with the heart of its repro, folded.
-    assert.equal(review.match(/<details><summary>repro<\/summary>/g).length, rows.length);
+    assert.equal(review.match(/<details><summary><code>node [^<]+\/repro(-fork)?\.js<\/code><\/summary>/g).length, rows.length);
     assert.ok(review.length <= 20_000, `${review.length} bytes`);
   });
 
