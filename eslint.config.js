@@ -96,6 +96,51 @@ const harnessFloor = {
   },
 };
 
+// The words harness/base/vocabulary.js defines, spelled out where an
+// outcome's kind, a difference's tier, a settled status or a check's place is
+// compared or made: a string compared with, switched on, or given as a
+// member or variable named for one of those roles, or listed for such a
+// member's `includes`. The words no other meaning shares are refused
+// wherever a string spells them.
+const vocabulary = require('./harness/base/vocabulary');
+const vocabularyWords = new Set([...Object.values(vocabulary.Outcome), ...vocabulary.tiers,
+  ...Object.values(vocabulary.Settled), ...Object.values(vocabulary.Place)]);
+const ownWords = new Set(['crash', 'hang', 'reject', 'unbuildable', 'acceptance', 'error-identity', 'classification',
+  'framing', 'seen-again', 'pairing', 'consequence', 'combination', 'batch apart', 'screened worker', 'left out']);
+const roleNames = new Set(['kind', 'tier', 'status', 'settled', 'where']);
+const isRole = (node) => (node?.type === 'Identifier' && roleNames.has(node.name)) ||
+  (node?.type === 'MemberExpression' && !node.computed && roleNames.has(node.property.name));
+
+const vocabularyRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'a word of harness/base/vocabulary.js is named through its table, never spelled out' },
+    messages: { spelled: "'{{word}}' is a word of harness/base/vocabulary.js: name it through its table" },
+    schema: [],
+  },
+  create(context) {
+    const report = (node) => context.report({ node, messageId: 'spelled', data: { word: node.value } });
+    return {
+      Literal(node) {
+        if (typeof node.value !== 'string' || !vocabularyWords.has(node.value)) return;
+        if (ownWords.has(node.value)) return report(node);
+        // A branch of a choice stands where the choice stands: `kind: failed ? 'reject' : 'ok'`.
+        let at = node;
+        while (['ConditionalExpression', 'LogicalExpression'].includes(at.parent.type) && at.parent.test !== at) {
+          at = at.parent;
+        }
+        const parent = at.parent;
+        const other = parent.type === 'BinaryExpression' && (parent.left === at ? parent.right : parent.left);
+        const switched = parent.type === 'SwitchCase' && isRole(parent.parent.discriminant);
+        const given = parent.type === 'Property' && parent.value === at && roleNames.has(parent.key.name);
+        const listed = parent.type === 'ArrayExpression' && parent.parent.type === 'MemberExpression' &&
+          parent.parent.property.name === 'includes' && isRole(parent.parent.parent.arguments?.[0]);
+        if (isRole(other) || switched || given || listed) report(node);
+      },
+    };
+  },
+};
+
 module.exports = [
   {
     ignores: ['node_modules/', '.ipcfuzz/', 'findings/', 'gate-out/', 'corpus/', 'fuzzers/native/build/',
@@ -109,7 +154,7 @@ module.exports = [
       sourceType: 'commonjs',
       globals: { ...globals.node },
     },
-    plugins: { ipcfuzz: { rules: { 'harness-floor': harnessFloor } } },
+    plugins: { ipcfuzz: { rules: { 'harness-floor': harnessFloor, 'vocabulary': vocabularyRule } } },
     rules: {
       'brace-style': ['error', '1tbs', { allowSingleLine: true }],
       'comma-dangle': ['error', 'always-multiline'],
@@ -139,6 +184,11 @@ module.exports = [
   {
     files: ['harness/**/*.js', 'harness/**/*.cjs'],
     rules: { 'ipcfuzz/harness-floor': 'error' },
+  },
+  {
+    files: ['**/*.js'],
+    ignores: ['harness/base/vocabulary.js', 'test/**', 'eslint.config.js'],
+    rules: { 'ipcfuzz/vocabulary': 'error' },
   },
   {
     files: ['**/*.test.js', 'test/**/*.js'],

@@ -19,10 +19,12 @@ const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
 const { createOps } = require('../harness/oracle/ops');
-const { screen, mayCrash } = require('../harness/recipes/crash-shapes');
+const { screen } = require('../harness/recipes/crash-shapes');
+const { capabilitiesOf } = require('../harness/codecs');
 const { runCheck } = require('../harness/oracle/checks');
 const { allChecks, onRecipes } = require('../harness/oracle/recipe-checks');
 const { median } = require('./stats');
+const { Outcome } = require('../harness/base/vocabulary');
 
 function payloadOf(hex) {
   const bytes = Buffer.from(hex, 'hex');
@@ -141,7 +143,7 @@ function sweep(requests, eachWindow) {
   }
 }
 
-const kKnownCrash = { kind: 'crash', signal: 'SIGSEGV', code: null, stderr: '' };
+const kKnownCrash = { kind: Outcome.crash, signal: 'SIGSEGV', code: null, stderr: '' };
 
 // The requests a trace line stands for. The frame and stream checks' own
 // serializations of their pool recipes are left out: a batch worker makes
@@ -155,7 +157,8 @@ function requestsOf(line) {
   runCheck(allChecks[line.check], (side, request) => {
     const withCodec = { ...request, codec: line.codecs[side] };
     // Taken as the known crash, as most are: the frames of those that are not go undecoded.
-    if (line.screened && request.op === 'serialize' && mayCrash(withCodec.codec)) return { ...kKnownCrash };
+    const judged = line.screened && request.op === 'serialize' && capabilitiesOf(withCodec.codec).mayCrash;
+    if (judged) return { ...kKnownCrash };
     if (!(kept && request.op === 'serialize')) requests.push(withCodec);
     return ops[request.op](withCodec);
   }, line.input);

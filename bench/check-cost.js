@@ -14,6 +14,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
 const { resolveNode } = require('../harness/base/binaries');
+const { Outcome } = require('../harness/base/vocabulary');
 
 const targets = ['value', 'frame', 'stream'];
 const root = path.join(__dirname, '..');
@@ -59,7 +60,7 @@ function inputsOf(target, { samples, seed }, ops) {
   const { chunkSizes } = require('../harness/wire/chunks');
   const frameOf = (recipe) => {
     const outcome = ops.serialize({ codec: 'js', input: { recipe } });
-    return outcome.kind === 'ok' ? Buffer.from(outcome.bytes, 'hex') : null;
+    return outcome.kind === Outcome.ok ? Buffer.from(outcome.bytes, 'hex') : null;
   };
   const fromSample = {
     value: (r) => ({ recipe: r }),

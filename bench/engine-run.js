@@ -41,6 +41,7 @@ const { onLines } = require('../harness/base/json-lines');
 const { spawnTarget, jobsPerTarget, availableCores } = require('../fuzzers/jazzer/engine');
 const coverage = require('../harness/observe/coverage');
 const { Trace } = require('../harness/observe/trace');
+const { Outcome } = require('../harness/base/vocabulary');
 
 // fast-check's trace holds one record in this many.
 const kTraceEvery = 10;
@@ -52,7 +53,7 @@ function recordRequests(session, trace) {
   const run = session.run.bind(session);
   session.run = async (side, request, ...rest) => {
     const outcome = await run(side, request, ...rest);
-    if (outcome.kind !== 'crash' && outcome.kind !== 'hang') {
+    if (outcome.kind !== Outcome.crash && outcome.kind !== Outcome.hang) {
       trace.write({ ...request, codec: session.sides[side].codec });
     }
     return outcome;

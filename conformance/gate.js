@@ -9,6 +9,7 @@ const { inProcessDifferences } = require('./judge');
 const { classify } = require('../harness/oracle/known');
 const { loadCases, describeBinaries } = require('./runner');
 const { wireChecks, handshake, skewReason } = require('./interop');
+const { Tier } = require('../harness/base/vocabulary');
 
 const checkOf = (vector) => (vector.kind === 'recipe' ? 'value' : vector.kind);
 
@@ -26,7 +27,7 @@ async function gateVectors(collector) {
     }
     const actual = await runVector(request, vector, vector.expected);
     const judged = classify(inProcessDifferences(vector, vector.expected, actual), known)
-      .filter((d) => d.tier !== 'error-identity' && !d.known);
+      .filter((d) => d.tier !== Tier.errorIdentity && !d.known);
     if (judged.length) {
       const result = await session.check(checkOf(vector), vector.input);
       await collector.add(result, 'conformance', { vector: vector.id });

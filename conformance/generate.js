@@ -16,6 +16,7 @@ const { loadVectors } = require('./vectors');
 const { runVector } = require('./outcomes');
 const { SENTINEL, pieces, channelRecord } = require('./e2e/plan');
 const { forChannel } = require('../harness/oracle/channel');
+const { Outcome } = require('../harness/base/vocabulary');
 
 const referenceCodec = 'js';
 
@@ -48,17 +49,19 @@ async function referenceExpectations(vectors, { nodePath = resolveNode(), timeou
 }
 
 function rejected(expectation) {
-  if (expectation.serialize) return expectation.serialize.kind === 'reject' || expectation.decode?.kind === 'reject';
-  return expectation.stream.kind === 'ok' && expectation.stream.reads.some((r) => r.error);
+  if (expectation.serialize) {
+    return expectation.serialize.kind === Outcome.reject || expectation.decode?.kind === Outcome.reject;
+  }
+  return expectation.stream.kind === Outcome.ok && expectation.stream.reads.some((r) => r.error);
 }
 
 // Why a vector's folder and the reference's behaviour disagree, or null.
 function verdictProblem(vector, expectation) {
   const outcomes = [expectation.serialize, expectation.decode, expectation.stream].filter(Boolean);
-  const odd = outcomes.find((o) => !['ok', 'reject'].includes(o.kind));
+  const odd = outcomes.find((o) => ![Outcome.ok, Outcome.reject].includes(o.kind));
   if (odd) return `the reference ended in ${odd.kind}`;
   if (vector.verdict === 'accept' && rejected(expectation)) return 'an accept vector the reference rejects';
-  if (vector.verdict === 'reject' && !rejected(expectation)) return 'a reject vector the reference accepts';
+  if (vector.verdict === Outcome.reject && !rejected(expectation)) return 'a reject vector the reference accepts';
   return null;
 }
 

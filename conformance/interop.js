@@ -9,6 +9,7 @@ const { runForkColumn } = require('./e2e/driver');
 const { wireSample, programs } = require('./e2e/plan');
 const { summarize, failing } = require('./judge');
 const { wireFormat } = require('../harness/wire/annotate');
+const { Outcome } = require('../harness/base/vocabulary');
 
 // A string 'a' under each header version: below, at and above the 15 every
 // Node release writes.
@@ -42,7 +43,7 @@ async function wireCheck(prober, binary, { timeoutMs }) {
   });
   const reads = Object.fromEntries(skewVersions.map((v, i) => {
     const o = accepts[i];
-    return [v, { accepted: o.kind === 'ok' && o.tree?.v === 'a', outcome: summarize(o) }];
+    return [v, { accepted: o.kind === Outcome.ok && o.tree?.v === 'a', outcome: summarize(o) }];
   }));
   const accepted = skewVersions.filter((v) => reads[v].accepted);
   return {

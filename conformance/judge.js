@@ -14,6 +14,7 @@ const { describe, describeOutcome } = require('../harness/findings/report');
 const { classify } = require('../harness/oracle/known');
 const { expectedRoundtrip } = require('./outcomes');
 const { forChannel } = require('../harness/oracle/channel');
+const { Outcome, Tier } = require('../harness/base/vocabulary');
 
 const failing = new Set(['FAIL', 'CRASH', 'HANG']);
 
@@ -21,13 +22,13 @@ function inProcessDifferences(vector, expected, actual) {
   const out = [];
   if (vector.kind === 'recipe') {
     // A binary may lack the value's type (Float16Array in Node 22) yet still decode one.
-    if (actual.serialize.kind !== 'unbuildable') {
+    if (actual.serialize.kind !== Outcome.unbuildable) {
       out.push(...compareOutcomes('serialize', 'serialize', expected.serialize, actual.serialize));
     }
     if (expected.decode) {
       out.push(...compareOutcomes('deserialize', 'decode the expected frame', expected.decode, actual.decode));
     }
-  } else if (expected.stream.kind === 'ok' && actual.stream.kind === 'ok') {
+  } else if (expected.stream.kind === Outcome.ok && actual.stream.kind === Outcome.ok) {
     out.push(...compareReads(expected.stream.reads, actual.stream.reads));
   } else {
     out.push(...compareOutcomes('stream', 'framer', expected.stream, actual.stream));
@@ -42,9 +43,9 @@ function inProcessDifferences(vector, expected, actual) {
 // What a value recipe's expectation says must arrive through a channel.
 function expectedArrival(expected) {
   const { serialize, decode } = expected;
-  if (serialize.kind !== 'ok') return serialize;
-  if (decode.kind !== 'ok') return decode;
-  return { kind: 'ok', messages: [forChannel(decode.tree)], effects: serialize.effects };
+  if (serialize.kind !== Outcome.ok) return serialize;
+  if (decode.kind !== Outcome.ok) return decode;
+  return { kind: Outcome.ok, messages: [forChannel(decode.tree)], effects: serialize.effects };
 }
 
 // outcomes: every outcome the codec produced for the case, to spot crashes,
@@ -52,17 +53,17 @@ function expectedArrival(expected) {
 function cell({ vector, column, differences, outcomes, known }) {
   for (const d of differences) Object.assign(d, { vector: vector.id, column: column.id });
   classify(differences, known);
-  const notes = differences.filter((d) => d.tier === 'error-identity');
-  const judged = differences.filter((d) => d.tier !== 'error-identity');
+  const notes = differences.filter((d) => d.tier === Tier.errorIdentity);
+  const judged = differences.filter((d) => d.tier !== Tier.errorIdentity);
   const base = { differences: judged, notes };
-  const unbuildable = outcomes.find((o) => o?.kind === 'unbuildable');
+  const unbuildable = outcomes.find((o) => o?.kind === Outcome.unbuildable);
   if (unbuildable) {
     base.why = `cannot build the value here: ${unbuildable.error.message.split('\n')[0]}`;
-    if (outcomes.every((o) => !o || o.kind === 'unbuildable')) return { state: 'N/A', why: base.why };
+    if (outcomes.every((o) => !o || o.kind === Outcome.unbuildable)) return { state: 'N/A', why: base.why };
   }
-  const fatal = outcomes.find((o) => o?.kind === 'crash' || o?.kind === 'hang');
+  const fatal = outcomes.find((o) => o?.kind === Outcome.crash || o?.kind === Outcome.hang);
   if (fatal) {
-    const crash = judged.find((d) => d.tier === 'crash');
+    const crash = judged.find((d) => d.tier === Tier.crash);
     return { ...base, state: crash?.known ? 'KNOWN' : fatal.kind.toUpperCase() };
   }
   if (vector.verdict === 'implementation-defined') return { ...base, state: 'IMPL', same: differences.length === 0 };
@@ -82,7 +83,7 @@ function summarize(outcome) {
     const next = outcome.next === undefined ? '' : `, next message ${outcome.next ? 'delivered' : 'not delivered'}`;
     return `${outcome.messages.map((t) => describe(t)).join('; ') || 'nothing'} delivered${errors}${next}`;
   }
-  if (outcome.kind === 'unbuildable') return `cannot build the value: ${outcome.error.message.split('\n')[0]}`;
+  if (outcome.kind === Outcome.unbuildable) return `cannot build the value: ${outcome.error.message.split('\n')[0]}`;
   return describeOutcome(outcome).split('\n')[0];
 }
 

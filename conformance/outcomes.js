@@ -11,6 +11,7 @@
 //   stream: read the bytes in the given chunks
 
 const { digest } = require('../harness/oracle/channel');
+const { Outcome } = require('../harness/base/vocabulary');
 
 // A frame vector holding exactly one frame: its payload, else null.
 function singlePayload(hex) {
@@ -36,7 +37,7 @@ async function runVector(request, vector, expected = null) {
   if (canonicalWanted) {
     const roundtrip = await request({ op: 'roundtrip', bytes: frame.slice(8) });
     if (expected) out.roundtrip = roundtrip;
-    else out.canonical = roundtrip.kind === 'ok' && roundtrip.bytes === frame;
+    else out.canonical = roundtrip.kind === Outcome.ok && roundtrip.bytes === frame;
   } else if (!expected) {
     out.canonical = false;
   }
@@ -48,7 +49,7 @@ async function runVector(request, vector, expected = null) {
 // What the reference's re-encoding must give, for comparison with a codec's.
 function expectedRoundtrip(vector, expected) {
   const bytes = vector.kind === 'recipe' ? expected.serialize.bytes : vector.input.bytes;
-  return { kind: 'ok', bytes };
+  return { kind: Outcome.ok, bytes };
 }
 
 module.exports = { runVector, expectedRoundtrip };

@@ -27,6 +27,7 @@ const { inProcessDifferences, expectedArrival, cell } = require('./judge');
 const { channelDifferences } = require('../harness/oracle/channel-differences');
 const { programs } = require('./e2e/plan');
 const { runForkColumn, programExpectation, stopAll } = require('./e2e/driver');
+const { Outcome } = require('../harness/base/vocabulary');
 
 // Recipes of top-level values child_process.send refuses before any codec sees them.
 const unsendable = new Set(['undefined', 'bigint', 'symbol', 'function']);
@@ -150,14 +151,14 @@ function jsonArrival(recipe) {
   try {
     built = buildInput({ recipe }, effects);
   } catch (err) {
-    return { kind: 'unbuildable', error: describeError(err) };
+    return { kind: Outcome.unbuildable, error: describeError(err) };
   }
   const { value, setup, teardown } = built;
   try {
     setup();
-    return { kind: 'ok', messages: [channelTree(JSON.parse(JSON.stringify(value)))], effects };
+    return { kind: Outcome.ok, messages: [channelTree(JSON.parse(JSON.stringify(value)))], effects };
   } catch (err) {
-    return { kind: 'reject', error: describeError(err), at: 'sender', effects };
+    return { kind: Outcome.reject, error: describeError(err), at: 'sender', effects };
   } finally {
     teardown();
   }
@@ -170,11 +171,11 @@ function judgeFork(row, column, outcome, known) {
   }
   const expected = row.kind === 'program' ? programExpectation(row.name) :
     column.serialization === 'json' ? jsonArrival(row.input.recipe) : expectedArrival(row.expected);
-  if (expected.kind === 'unbuildable') {
+  if (expected.kind === Outcome.unbuildable) {
     return { state: 'N/A', why: `the reference cannot build the value here: ${expected.error.message.split('\n')[0]}` };
   }
   const differences = [['parent → child', outcome.toChild], ['child → parent', outcome.toParent]]
-    .filter(([, o]) => o.kind !== 'unbuildable')
+    .filter(([, o]) => o.kind !== Outcome.unbuildable)
     .flatMap(([where, o]) => channelDifferences(where, expected, o));
   const outcomes = [outcome.toChild, outcome.toParent];
   return { ...cell({ vector: row, column, differences, outcomes, known }), actual: outcome };

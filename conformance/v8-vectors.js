@@ -19,6 +19,7 @@
 // vector of the test, at another header version when the suffix says so.
 
 const path = require('node:path');
+const { Outcome } = require('../harness/base/vocabulary');
 
 const sourceFile = path.join(__dirname, 'sources', 'v8-value-serializer.json');
 const group = 'v8';
@@ -50,11 +51,11 @@ function withVersion(record, version) {
 
 // Node's verdict on a record's bytes at `version`, and why.
 function judge(record, version) {
-  if (record.v8 === 'rejects') return { verdict: 'reject', why: 'V8 must fail to decode it' };
-  if (version === null) return { verdict: 'reject', why: 'a version tag with no version' };
+  if (record.v8 === 'rejects') return { verdict: Outcome.reject, why: 'V8 must fail to decode it' };
+  if (version === null) return { verdict: Outcome.reject, why: 'a version tag with no version' };
   if (version < nodeReads[0]) {
     return {
-      verdict: 'reject',
+      verdict: Outcome.reject,
       why: 'V8 decodes it with the legacy wire format enabled; Node does not enable it and reads ' +
         `header versions ${nodeReads[0]} to ${nodeReads[1]} only, so version ${version || 'none (no header)'} is refused`,
     };
@@ -64,7 +65,7 @@ function judge(record, version) {
     const tag = bytes[bytes.indexOf(0x5c) + 1];
     if (tag > 1) {
       return {
-        verdict: 'reject',
+        verdict: Outcome.reject,
         why: 'V8 decodes it through its test\'s host-object delegate; the IPC host-object layer reads ' +
           `a uint32 tag, 0 (a view) or 1 (a copy), and this one is ${tag}`,
       };

@@ -11,9 +11,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('../harness/base/errors');
 const v8 = require('./v8-vectors');
+const { Outcome } = require('../harness/base/vocabulary');
 
 const vectorsDir = path.join(__dirname, 'vectors');
-const verdicts = ['accept', 'reject', 'implementation-defined'];
+const verdicts = ['accept', Outcome.reject, 'implementation-defined'];
 const kinds = [['.stream.json', 'stream'], ['.expect.json', null], ['.json', 'recipe'], ['.bin', 'frame']];
 
 function kindOf(file) {

@@ -15,6 +15,7 @@ const { classify } = require('../harness/oracle/known');
 const { FindingRecorder } = require('../harness/findings/recorder');
 const { StoppedError } = require('../harness/base/errors');
 const { isSharedDefect } = require('../harness/oracle/roundtrip');
+const { Settled } = require('../harness/base/vocabulary');
 
 // Inputs a turn draws, unless its property says (definitions.js).
 const kRunsPerTurn = 40;
@@ -99,7 +100,8 @@ async function runProperties(options) {
         const about = { property: name, seed, path: outcome.path };
         const settled = await state.recorder.settle(result, difference, origin, about);
         for (const { status, difference: d } of settled) {
-          if (status === 'finding') perProperty(state, name)[isSharedDefect(d.signature) ? 'shared' : 'findings']++;
+          const counted = isSharedDefect(d.signature) ? 'shared' : 'findings';
+          if (status === Settled.finding) perProperty(state, name)[counted]++;
         }
       }
       const now = summary(state, started);

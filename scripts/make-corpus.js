@@ -19,6 +19,7 @@ const { tags, viewTypes, bytesPerElement } = require('../harness/wire/tags');
 const { Session } = require('../harness/run/session');
 const { root } = require('../harness/base/binaries');
 const { frameSeed, streamSeed } = require('../fuzzers/jazzer/inputs');
+const { Outcome } = require('../harness/base/vocabulary');
 const {
   patchTargets, receivingProtoKeys, receivingProtoAccessors, sendingHooks, worldSides,
 } = require('../harness/recipes/vocabulary');
@@ -139,7 +140,7 @@ function save(target, bytes) {
 
 async function frameOf(session, recipe) {
   const outcome = await session.run('a', { op: 'serialize', input: { recipe } });
-  return outcome.kind === 'ok' ? Buffer.from(outcome.bytes, 'hex') : null;
+  return outcome.kind === Outcome.ok ? Buffer.from(outcome.bytes, 'hex') : null;
 }
 
 const corruptions = [

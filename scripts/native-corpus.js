@@ -19,6 +19,7 @@ const { applyCorruption } = require('../harness/wire/corrupt');
 const { Session } = require('../harness/run/session');
 const { root } = require('../harness/base/binaries');
 const { loadVectors } = require('../conformance/vectors');
+const { Outcome } = require('../harness/base/vocabulary');
 
 const kSeed = 2601;
 const kCorruptionsPerFrame = 2;
@@ -47,7 +48,7 @@ async function main() {
   try {
     for (const r of recipes) {
       const outcome = await session.run('a', { op: 'serialize', input: { recipe: r } });
-      if (outcome.kind === 'ok') frames.push(Buffer.from(outcome.bytes, 'hex'));
+      if (outcome.kind === Outcome.ok) frames.push(Buffer.from(outcome.bytes, 'hex'));
     }
   } finally {
     session.close();

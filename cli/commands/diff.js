@@ -35,19 +35,19 @@ const inputFlags = ['value', 'recipe', 'frame', 'stream'];
 function readInput(values) {
   const given = inputFlags.filter((f) => values[f] !== undefined);
   if (given.length !== 1) throw new UsageError(`give exactly one of ${inputFlags.map((f) => `--${f}`).join(', ')}`);
-  const [kind] = given;
-  const file = path.resolve(values[kind]);
-  if (values.chunks !== undefined && kind !== 'stream') throw new UsageError('--chunks goes with --stream');
+  const [flag] = given;
+  const file = path.resolve(values[flag]);
+  if (values.chunks !== undefined && flag !== 'stream') throw new UsageError('--chunks goes with --stream');
   const chunks = parseChunks(values.chunks);
   let data;
   try {
     data = fs.readFileSync(file);
   } catch (err) {
-    throw new UsageError(`cannot read ${values[kind]}: ${err.code ?? err.message}`);
+    throw new UsageError(`cannot read ${values[flag]}: ${err.code ?? err.message}`);
   }
   // No bytes is no frame: read as one, it would make both codecs agree on nothing.
-  if (!data.length && kind !== 'value') throw new UsageError(`--${kind} ${values[kind]} is empty`);
-  switch (kind) {
+  if (!data.length && flag !== 'value') throw new UsageError(`--${flag} ${values[flag]} is empty`);
+  switch (flag) {
     case 'value': return ['value', { module: file }];
     case 'recipe': return ['value', { recipe: parseJson(data, values.recipe) }];
     case 'frame': return ['frame', { bytes: data.toString('hex') }];

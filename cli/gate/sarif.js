@@ -5,21 +5,10 @@
 
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { tiers } = require('../../harness/oracle/compare');
 const { isSharedDefect } = require('../../harness/oracle/roundtrip');
 const { reductionText } = require('../../harness/findings/recorder');
+const { tiers, tierOf } = require('../../harness/base/vocabulary');
 
-const tierHelp = {
-  crash: 'A codec crashed or hung on this input.',
-  acceptance: 'One codec accepted what the other rejected.',
-  roundtrip: 'A codec wrote a frame it cannot read back, or reads back another value.',
-  'error-identity': 'Both codecs rejected, with a different error class or code.',
-  bytes: 'Both codecs serialized the value, to different frames.',
-  classification: 'Decoded values differ in type, prototype or Buffer-ness.',
-  value: 'Decoded values differ.',
-  effects: 'Serializing ran different user code (getters, setters).',
-  framing: 'A framer delivered a different number of messages or buffering state.',
-};
 
 // reachable: true, false or null (not checked), and the verdict's line.
 function reachProperties(reachability) {
@@ -43,7 +32,7 @@ function sarifLog(findings, { base, version, sides }) {
           informationUri: 'https://github.com/nodejs/node/pull/63933',
           rules: tiers.map((tier) => ({
             id: tier, name: tier.replace(/(^|-)(\w)/g, (m, d, c) => c.toUpperCase()),
-            shortDescription: { text: tierHelp[tier] }, defaultConfiguration: { level: 'error' },
+            shortDescription: { text: tierOf(tier).help }, defaultConfiguration: { level: 'error' },
           })),
         },
       },

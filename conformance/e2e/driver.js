@@ -11,6 +11,7 @@ const { EnvironmentError } = require('../../harness/base/errors');
 const { channelTree } = require('../../harness/oracle/channel');
 const { partsOf, programs } = require('./plan');
 const { onJsonLines } = require('../../harness/base/json-lines');
+const { Outcome } = require('../../harness/base/vocabulary');
 
 const parentMain = path.join(__dirname, 'parent.cjs');
 // The parent times out its own children; this is the time it gets on top.
@@ -53,7 +54,7 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        failure = { kind: 'hang', ms: timeoutMs + kGraceMs };
+        failure = { kind: Outcome.hang, ms: timeoutMs + kGraceMs };
         killGroup(proc.pid);
       }, timeoutMs + kGraceMs);
     };
@@ -78,7 +79,7 @@ function runParent({ parent, child, serialization, cases, timeoutMs, parentScrip
         return;
       }
       if (!failure && done.size < cases.length) {
-        failure = { kind: 'crash', code, signal, stderr: stderr.trim().split('\n').slice(-8).join('\n') };
+        failure = { kind: Outcome.crash, code, signal, stderr: stderr.trim().split('\n').slice(-8).join('\n') };
       }
       resolve({ parts, done, failure });
     });
@@ -122,7 +123,7 @@ function programExpectation(name) {
   if (!programTrees.has(name)) {
     programTrees.set(name, programs[name].values().map((v) => channelTree(v)));
   }
-  return { kind: 'ok', messages: programTrees.get(name), effects: [] };
+  return { kind: Outcome.ok, messages: programTrees.get(name), effects: [] };
 }
 
 module.exports = { runForkColumn, programExpectation, stopAll };

@@ -5,11 +5,12 @@
 
 const m = require('./matrix');
 const { interopRows } = require('../interop');
+const { Outcome } = require('../../harness/base/vocabulary');
 
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const stateClass = {
-  'PASS': 'pass', 'FAIL': 'fail', 'CRASH': 'crash', 'HANG': 'hang', 'KNOWN': 'known',
+  'PASS': 'pass', 'FAIL': 'fail', 'CRASH': Outcome.crash, 'HANG': Outcome.hang, 'KNOWN': 'known',
   'IMPL =': 'impl-same', 'IMPL ≠': 'impl-diff', '–': 'na',
 };
 
@@ -116,7 +117,7 @@ function detailSection(d) {
     `<ul>${items}</ul></section>`;
 }
 
-const interopClass = { 'works': 'pass', 'differs': 'fail', 'cannot talk': 'crash' };
+const interopClass = { 'works': 'pass', 'differs': 'fail', 'cannot talk': Outcome.crash };
 
 function interopHtml(result) {
   const rows = interopRows(result);

@@ -23,6 +23,10 @@ const { root } = require('../../harness/base/binaries');
 const { onLines, afterOutput } = require('../../harness/base/json-lines');
 const { trackGroup, killGroup } = require('../../harness/base/process-groups');
 const { StoppedError } = require('../../harness/base/errors');
+const { Settled, Tier, explainedBy } = require('../../harness/base/vocabulary');
+// What a target tells besides a finding (target.js): a settled status, or what its worker did.
+const kAnnouncedLine = new RegExp(`^ipcfuzz-(${[Settled.seenAgain, Settled.history, ...explainedBy, 'worker'].join('|')})` +
+  '\t(.*)$');
 
 const targets = ['value', 'frame', 'stream'];
 const launcher = path.join(__dirname, 'launch.js');
@@ -112,7 +116,7 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, timeoutM
       status.findings.set(finding[1], { signature: finding[1], folder: finding[2], target });
       if (stop.when?.(finding[1])) stop.now();
     }
-    const other = /^ipcfuzz-(seen-again|history|pairing|consequence|combination|worker)\t(.*)$/.exec(line);
+    const other = kAnnouncedLine.exec(line);
     if (other) count(status, other[1], other[2]);
     const stat = /^stat::(\w+):\s+(\d+)/.exec(line);
     if (stat) status.stats[stat[1]] = +stat[2];
@@ -135,9 +139,9 @@ function runOnce({ target, seconds, limitMs, sides, workDir, knownFile, timeoutM
 // run, one that did not stand in fresh processes, a crash or hang of its
 // worker, a known crash judged without one.
 function count(status, what, detail) {
-  if (what === 'seen-again') status.seenAgain.add(detail);
+  if (what === Settled.seenAgain) status.seenAgain.add(detail);
   else if (what === 'history') status.historyDependent.add(detail);
-  else if (['pairing', 'consequence', 'combination'].includes(what)) status.pairings.add(detail);
+  else if ([Settled.pairing, Settled.consequence, Settled.combination].includes(what)) status.pairings.add(detail);
   else status.worker[detail] = (status.worker[detail] ?? 0) + 1;
 }
 
@@ -153,7 +157,7 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   });
   const { fresh, seenAgain } = recorder.sort(result);
   const unknown = result.differences.filter((d) => fresh.includes(d) || seenAgain.includes(d));
-  const chosen = unknown.find((d) => d.tier === 'crash') ?? unknown[0];
+  const chosen = unknown.find((d) => d.tier === Tier.crash) ?? unknown[0];
   if (chosen && seenAgain.includes(chosen)) {
     recorder.countAgain(result, chosen);
     status.seenAgain.add(chosen.signature);
@@ -169,11 +173,11 @@ async function recordArtifact(file, { target, session, known, store, status }) {
   }
   const origin = { engine: 'jazzer', target, artifact: path.basename(file), input: bytes.toString('hex') };
   for (const { status: settled, difference: d, finding } of await recorder.settle(result, chosen, origin)) {
-    const found = settled === 'finding' && { signature: d.signature, folder: finding.folder, target };
+    const found = settled === Settled.finding && { signature: d.signature, folder: finding.folder, target };
     if (found) status.findings.set(d.signature, found);
-    else if (settled === 'history') status.historyDependent.add(d.signature);
-    else if (settled === 'seen-again') status.seenAgain.add(d.signature);
-    else if (['pairing', 'consequence', 'combination'].includes(settled)) status.pairings.add(d.signature);
+    else if (settled === Settled.history) status.historyDependent.add(d.signature);
+    else if (settled === Settled.seenAgain) status.seenAgain.add(d.signature);
+    else if (explainedBy.includes(settled)) status.pairings.add(d.signature);
   }
 }
 

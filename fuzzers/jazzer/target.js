@@ -14,7 +14,6 @@
 
 const { createHash } = require('node:crypto');
 const { classify, loadKnown, splitByScope } = require('../../harness/oracle/known');
-const { tiers } = require('../../harness/oracle/compare');
 const { headline } = require('./crash-line');
 const inputs = require('./inputs');
 const { FindingStore, FindingRecorder } = require('../../harness/findings/recorder');
@@ -24,6 +23,7 @@ const { orphanCheck } = require('../../harness/base/process-groups');
 const { runEventLoopOnce } = require('../../harness/run/fork-server');
 const { Trace } = require('../../harness/observe/trace');
 const coverage = require('../../harness/observe/coverage');
+const { Settled, tiers, explainedBy } = require('../../harness/base/vocabulary');
 
 const env = process.env;
 const info = probe();
@@ -52,7 +52,7 @@ const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash
 
 const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
 // What the recorder made of a difference, told to the orchestrator (engine.js) besides a finding.
-const kAnnounced = new Set(['history', 'seen-again', 'pairing', 'consequence', 'combination']);
+const kAnnounced = new Set([Settled.history, Settled.seenAgain, ...explainedBy]);
 // Started by the fuzz command (engine.js), a target ends with it, and its
 // workers and temporary folder with it (harness/base/process-groups.js).
 const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
@@ -152,14 +152,14 @@ function fuzzOne(target, data) {
     if (recorder.seenAgain.get(difference.signature) > 1) continue;
     // A result given again holds its differences alone: the whole one, should the finding be written anew.
     recorder.countAgain(() => session.checkInFull(type, input), difference);
-    announce('seen-again', difference.signature);
+    announce(Settled.seenAgain, difference.signature);
   }
   if (!fresh.length) return;
   // Spelled out only for an input with a new difference: this runs for every input.
   const origin = { engine: 'jazzer', target, input: Buffer.from(data).toString('hex') };
   for (const difference of fresh) {
     for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
-      if (status === 'finding') announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
+      if (status === Settled.finding) announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
       else if (kAnnounced.has(status)) announce(status, d.signature);
     }
   }

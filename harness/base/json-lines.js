@@ -1,4 +1,5 @@
 'use strict';
+const { Place } = require('./vocabulary');
 // Lines of text as they arrive on a stream, and JSON lines: how the harness
 // talks to its workers and reads the fuzzers' progress.
 
@@ -53,7 +54,7 @@ function afterOutput(child, done, drainMs = 1000) {
 // its own: a worker's answer can hold the tree of a value nested deeper than
 // JSON.stringify's recursion reaches (JSON.parse, iterative, reads it back). A
 // BigInt is written as its digits and `n`, where JSON.stringify throws.
-const kLeftOut = Symbol('left out');
+const kLeftOut = Symbol(Place.leftOut);
 function asJson(value, key) {
   if (typeof value?.toJSON === 'function') value = value.toJSON(key);
   if (typeof value === 'bigint') return `${value}n`;

@@ -1,20 +1,25 @@
 'use strict';
 // What child_process itself runs in this binary: the `advanced` object of
 // internal/child_process/serialization, driven through a stand-in channel.
-const { advanced } = require('internal/child_process/serialization');
+const { capabilities } = require('./capabilities');
+
+// child_process's own serialization, taken at first use: what the module
+// says of itself (`capabilities`) is read where internals are not exposed.
+let glue = null;
+const advanced = () => (glue ??= require('internal/child_process/serialization').advanced);
 
 function serialize(value) {
   let written;
   const channel = { writeBuffer(req, buffer) { written = buffer; return 0; } };
-  advanced.writeChannelMessage(channel, {}, value, undefined);
+  advanced().writeChannelMessage(channel, {}, value, undefined);
   return written;
 }
 
 function createFramer() {
   const channel = {};
-  advanced.initMessageChannel(channel);
+  advanced().initMessageChannel(channel);
   return {
-    push: (chunk) => advanced.parseChannelMessages(channel, chunk),
+    push: (chunk) => advanced().parseChannelMessages(channel, chunk),
     buffering: () => channel.buffering,
   };
 }
@@ -42,4 +47,10 @@ function deserialize(payload) {
   return message;
 }
 
-module.exports = { name: 'builtin', serialize, deserialize, createFramer };
+module.exports = {
+  name: 'builtin',
+  capabilities: capabilities({
+    needs: 'builtin', words: { full: "this build's child_process codec", short: "this build's codec" },
+  }),
+  serialize, deserialize, createFramer,
+};

@@ -3,6 +3,7 @@
 // contract (docs/adapters.md). Loaded once per process.
 const path = require('node:path');
 const { createReferenceFramer } = require('./framing');
+const { kAdapter } = require('./capabilities');
 const { UsageError } = require('../base/errors');
 
 const builtins = {
@@ -19,10 +20,17 @@ function loadCodec(spec) {
 }
 
 function modulePath(spec) {
-  if (Object.hasOwn(builtins, spec)) return builtins[spec];
+  if (isNamedCodec(spec)) return builtins[spec];
   if (!path.isAbsolute(spec)) throw new UsageError(`codec ${JSON.stringify(spec)} is not absolute`);
   return spec;
 }
+
+// What a codec can do (capabilities.js): a named codec's own word; an adapter file's, the defaults.
+function capabilitiesOf(spec) {
+  return isNamedCodec(spec) ? require(builtins[spec]).capabilities : kAdapter;
+}
+
+const isNamedCodec = (spec) => Object.hasOwn(builtins, spec);
 
 function checkContract(spec, codec) {
   for (const fn of ['serialize', 'deserialize']) {
@@ -35,10 +43,11 @@ function checkContract(spec, codec) {
   }
   return {
     name: typeof codec.name === 'string' ? codec.name : path.basename(spec, '.js'),
+    capabilities: capabilitiesOf(spec),
     serialize: codec.serialize,
     deserialize: codec.deserialize,
     createFramer: codec.createFramer ?? (() => createReferenceFramer(codec.deserialize)),
   };
 }
 
-module.exports = { loadCodec, builtinCodecs: Object.keys(builtins) };
+module.exports = { loadCodec, capabilitiesOf, isNamedCodec, codecNames: Object.keys(builtins) };

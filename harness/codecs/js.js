@@ -8,8 +8,13 @@
 
 const v8 = require('node:v8');
 const { inspect, types: { isArrayBufferView } } = require('node:util');
-const assert = require('internal/assert');
 const { createReferenceFramer } = require('./framing');
+const { capabilities } = require('./capabilities');
+
+// The binary's own assert (its ERR_INTERNAL_ASSERTION), loaded at first use:
+// what the module says of itself (`capabilities`) is read where internals are not exposed.
+let assertOfNode = null;
+const internalAssert = (ok) => (assertOfNode ??= require('internal/assert'))(ok);
 
 const kArrayBufferViewTag = 0;
 const kNotArrayBufferViewTag = 1;
@@ -82,7 +87,7 @@ class ChildProcessDeserializer extends v8.Deserializer {
   _readHostObject() {
     const tag = this.readUint32();
     if (tag === kArrayBufferViewTag) return this._readView();
-    assert(tag === kNotArrayBufferViewTag);
+    internalAssert(tag === kNotArrayBufferViewTag);
     return this.readValue();
   }
 
@@ -137,6 +142,10 @@ const deserialize = (payload) => readWith(new ChildProcessDeserializer(payload))
 
 module.exports = {
   name: 'js',
+  capabilities: capabilities({
+    reference: true, mayCrash: false,
+    words: { full: "26.3.1's JavaScript codec", short: '26.3.1' },
+  }),
   serialize,
   deserialize,
   createFramer: () => createReferenceFramer(deserialize),

@@ -13,6 +13,7 @@ const { FindingStore } = require('./recorder');
 const { codecObservations } = require('./repro/codec');
 const { observations, kArrived } = require('./repro/fork');
 const { platform } = require('./reach/round-trip');
+const { Outcome } = require('../base/vocabulary');
 
 const kLineWidth = 300;
 const referenceText = 'its child_process still runs the JavaScript codec ' +
@@ -68,7 +69,7 @@ function howOften(meta, reach, reachable) {
 }
 
 function securityNote(meta, reach) {
-  const what = /^hung/.test(reach.build.seen) ? 'hang' : 'crash';
+  const what = /^hung/.test(reach.build.seen) ? Outcome.hang : Outcome.crash;
   const carrier = meta.type === 'value' || meta.type === 'roundtrip' ? 'message' : 'bytes';
   return [
     '> [!WARNING]',

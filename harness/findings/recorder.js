@@ -14,9 +14,10 @@ const crypto = require('node:crypto');
 const { renderResult } = require('./report');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { classify } = require('../oracle/known');
-const { tiers, effectsCause, partsOf } = require('../oracle/compare');
+const { effectsCause, partsOf } = require('../oracle/compare');
 const { reduce, sizeOf, isPairing } = require('./reduce');
 const { drive } = require('../oracle/drive');
+const { Settled, Tier, tiers } = require('../base/vocabulary');
 
 const kMeta = 'finding.json';
 
@@ -303,7 +304,7 @@ class FindingRecorder {
   adopt(folder, about = {}) {
     if (!fs.existsSync(path.join(folder, kMeta))) {
       const signature = `crash/unreproduced/${path.basename(folder)}`;
-      const finding = { difference: { signature, tier: 'crash', where: 'a fuzzing target',
+      const finding = { difference: { signature, tier: Tier.crash, where: 'a fuzzing target',
         detail: 'the target ended on this input, which ran in a worker without it' }, folder, ...about };
       this.findings.set(signature, finding);
       return finding;
@@ -339,7 +340,7 @@ class FindingRecorder {
     const out = [...found];
     for (const d of fresh) {
       for (const s of yield* this.#settle(result, d, origin, about, new Set())) {
-        if (s.status === 'finding' || s.status === 'found') out.push(s.difference);
+        if (s.status === Settled.finding || s.status === Settled.found) out.push(s.difference);
       }
     }
     return out;
@@ -349,9 +350,11 @@ class FindingRecorder {
   * #settleAll(result, origin, about, met) {
     const sorted = this.sort(result);
     const out = [];
-    for (const d of sorted.known) out.push({ difference: d, status: 'known' });
-    for (const d of sorted.seenAgain) out.push({ difference: d, status: 'seen-again' });
-    for (const d of sorted.found) out.push({ difference: d, status: 'found', finding: this.findings.get(d.signature) });
+    for (const d of sorted.known) out.push({ difference: d, status: Settled.known });
+    for (const d of sorted.seenAgain) out.push({ difference: d, status: Settled.seenAgain });
+    for (const d of sorted.found) {
+      out.push({ difference: d, status: Settled.found, finding: this.findings.get(d.signature) });
+    }
     for (const d of sorted.fresh) out.push(...yield* this.#settle(result, d, origin, about, met));
     return out;
   }
@@ -362,21 +365,24 @@ class FindingRecorder {
 
   * #settle(result, difference, origin, about, met) {
     const { signature } = difference;
-    if (this.findings.has(signature)) return [{ difference, status: 'found', finding: this.findings.get(signature) }];
-    if (this.#settled(signature)) return [{ difference, status: this.explained.get(signature)?.status ?? 'history' }];
-    if (this.isSaved(signature)) return [{ difference, status: 'seen-again' }];
+    const found = this.findings.get(signature);
+    if (found) return [{ difference, status: Settled.found, finding: found }];
+    if (this.#settled(signature)) {
+      return [{ difference, status: this.explained.get(signature)?.status ?? Settled.history }];
+    }
+    if (this.isSaved(signature)) return [{ difference, status: Settled.seenAgain }];
     if (met.has(signature)) return [];
     met.add(signature);
     const reduced = yield* this.#reduce(result, difference);
     if (!reduced) {
       // Not shown again by its own input: something outside the input decides it.
       this.#notStanding(signature);
-      return [{ difference, status: 'history' }];
+      return [{ difference, status: Settled.history }];
     }
     const { result: final, difference: shown, reduction, parts } = reduced;
     if (parts) {
-      this.#explained(signature, 'pairing');
-      const out = [{ difference: shown, status: 'pairing', reduction }];
+      this.#explained(signature, Settled.pairing);
+      const out = [{ difference: shown, status: Settled.pairing, reduction }];
       for (const part of parts) {
         out.push(...yield* this.#settleAll(part.result, { ...origin, pairedIn: signature }, about, met));
       }
@@ -384,8 +390,8 @@ class FindingRecorder {
     }
     const cause = effectsCause(final.differences, shown);
     if (cause) {
-      this.#explained(signature, 'consequence');
-      const out = [{ difference: shown, status: 'consequence', cause: cause.signature, reduction }];
+      this.#explained(signature, Settled.consequence);
+      const out = [{ difference: shown, status: Settled.consequence, cause: cause.signature, reduction }];
       const alone = { ...final, differences: [cause] };
       out.push(...yield* this.#settleAll(alone, { ...origin, consequence: signature }, about, met));
       return out;
@@ -395,15 +401,15 @@ class FindingRecorder {
     // Known once reduced: a known entry's matcher may name the reduced place.
     if (shown !== difference && classify([shown], this.known)[0].known) {
       this.#countKnown(shown);
-      return [{ difference: shown, status: 'known' }];
+      return [{ difference: shown, status: Settled.known }];
     }
     const stands = this.confirmer ? yield this.confirmer(final.type, final.input, shown) : true;
     if (!stands) {
       this.#notStanding(signature);
-      return [{ difference: shown, status: 'history' }];
+      return [{ difference: shown, status: Settled.history }];
     }
     const finding = this.record(final, shown, origin, about, reduction);
-    return [{ difference: shown, status: 'finding', finding }];
+    return [{ difference: shown, status: Settled.finding, finding }];
   }
 
   // A difference named by two causes (partsOf), settled as the parts that
@@ -417,14 +423,16 @@ class FindingRecorder {
     const alone = [];
     for (const part of parts) {
       const seed = tried.find((t) => t.result?.differences?.some((d) => d.signature === part));
-      if (seed) alone.push(yield* this.#reduceTowards(seed, part, difference.tier === 'crash'));
+      if (seed) alone.push(yield* this.#reduceTowards(seed, part, difference.tier === Tier.crash));
     }
     if (!alone.length) return null;
-    this.#explained(difference.signature, 'combination');
-    const out = [{ difference, status: 'combination', reduction, parts: alone.map((a) => a.difference.signature) }];
-    for (const { result: shown, difference: part } of alone) {
+    this.#explained(difference.signature, Settled.combination);
+    const shown = alone.map((a) => a.difference.signature);
+    const out = [{ difference, status: Settled.combination, reduction, parts: shown }];
+    for (const { result: partResult, difference: part } of alone) {
       const combination = difference.signature;
-      out.push(...yield* this.#settleAll({ ...shown, differences: [part] }, { ...origin, combination }, about, met));
+      out.push(...yield* this.#settleAll({ ...partResult, differences: [part] }, { ...origin, combination }, about,
+        met));
     }
     return out;
   }
@@ -451,7 +459,7 @@ class FindingRecorder {
     const reducible = type === 'frame' || type === 'stream' || input.recipe !== undefined;
     if (!this.checker) return { result, difference, reduction: { ...unreduced, status: 'not reduced' } };
     const started = Date.now();
-    const options = { isolate: difference.tier === 'crash' };
+    const options = { isolate: difference.tier === Tier.crash };
     const shows = (r) => r?.differences?.find((d) => d.signature === difference.signature);
     const start = yield this.checker(type, input, options);
     if (!shows(start)) return null;

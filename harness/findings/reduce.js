@@ -14,6 +14,7 @@
 const { recipeNodes } = require('../recipes/nodes');
 const { compileRecipe } = require('../recipes/codegen');
 const { RecipeError } = require('../recipes/errors');
+const { Outcome } = require('../base/vocabulary');
 
 // Lists whose elements can each be left out; the shapes kind's `keys` are
 // not among them (each row holds one value per key).
@@ -255,7 +256,7 @@ function sideEnd(result, side) {
   if (!outcomes) return null;
   const own = result.type === 'roundtrip' ? [outcomes.roundtrip?.[side]] :
     [outcomes.serialize?.[side], ...(outcomes.decode ?? []).map((d) => d[side])];
-  return own.find((o) => o && o.kind !== 'ok') ?? null;
+  return own.find((o) => o && o.kind !== Outcome.ok) ?? null;
 }
 
 const errorKey = (e) => `${e.name}[${e.code ?? ''}]`;
@@ -263,9 +264,9 @@ const errorKey = (e) => `${e.name}[${e.code ?? ''}]`;
 // Whether two outcomes failed the same way.
 function sameFailure(x, y) {
   if (!x || !y || x.kind !== y.kind) return false;
-  if (x.kind === 'reject') return errorKey(x.error) === errorKey(y.error);
-  if (x.kind === 'crash') return x.signal === y.signal && x.code === y.code;
-  return x.kind === 'hang';
+  if (x.kind === Outcome.reject) return errorKey(x.error) === errorKey(y.error);
+  if (x.kind === Outcome.crash) return x.signal === y.signal && x.code === y.code;
+  return x.kind === Outcome.hang;
 }
 
 // A difference that a reduced value shows only because each codec stopped

@@ -3,8 +3,9 @@
 // annotated frames involved, and a verdict per tier.
 
 const { hexdump } = require('../wire/hexdump');
-const { outcomeLabel, bothFailedAlike, tiers } = require('../oracle/compare');
+const { outcomeLabel, bothFailedAlike } = require('../oracle/compare');
 const { isSharedDefect } = require('../oracle/roundtrip');
+const { Outcome, Tier, tiers } = require('../base/vocabulary');
 
 const kColumn = 58;
 
@@ -37,11 +38,11 @@ function describe(tree, depth = 0) {
 }
 
 function describeOutcome(o) {
-  if (o.kind === 'ok' && o.bytes !== undefined) return `ok, ${o.bytes.length / 2} bytes: ${o.bytes}`;
-  if (o.kind === 'ok' && o.tree !== undefined) return `ok: ${describe(o.tree)}`;
-  if (o.kind === 'reject') return `${outcomeLabel(o)}: ${o.error.message.split('\n')[0]}`;
-  if (o.kind === 'crash') return `${outcomeLabel(o)}${o.stderr ? `\n${o.stderr}` : ''}`;
-  if (o.kind === 'hang') return `hang: no answer within ${o.ms} ms`;
+  if (o.kind === Outcome.ok && o.bytes !== undefined) return `ok, ${o.bytes.length / 2} bytes: ${o.bytes}`;
+  if (o.kind === Outcome.ok && o.tree !== undefined) return `ok: ${describe(o.tree)}`;
+  if (o.kind === Outcome.reject) return `${outcomeLabel(o)}: ${o.error.message.split('\n')[0]}`;
+  if (o.kind === Outcome.crash) return `${outcomeLabel(o)}${o.stderr ? `\n${o.stderr}` : ''}`;
+  if (o.kind === Outcome.hang) return `hang: no answer within ${o.ms} ms`;
   return o.kind;
 }
 
@@ -84,7 +85,7 @@ function outcomeRows(result) {
   }
   if (outcomes.stream) {
     const { a, b } = outcomes.stream;
-    if (a.kind !== 'ok' || b.kind !== 'ok') {
+    if (a.kind !== Outcome.ok || b.kind !== Outcome.ok) {
       rows.push(...sideBySide('framer', describeOutcome(a), describeOutcome(b)));
     } else {
       for (let i = 0; i < Math.max(a.reads.length, b.reads.length); i++) {
@@ -98,7 +99,7 @@ function outcomeRows(result) {
 function describeRead(read) {
   if (!read) return '(no read)';
   const lines = read.delivered.map((t, i) => `message ${i + 1}: ${describe(t)}`);
-  if (read.error) lines.push(describeOutcome({ kind: 'reject', error: read.error }));
+  if (read.error) lines.push(describeOutcome({ kind: Outcome.reject, error: read.error }));
   lines.push(`buffering: ${read.buffering}`);
   return lines.join('\n');
 }
@@ -106,8 +107,8 @@ function describeRead(read) {
 function framesOf(result) {
   if (result.type === 'frame' || result.type === 'stream') return [['input', result.input.bytes]];
   const { a, b } = result.outcomes.serialize;
-  if (a.kind === 'ok' && b.kind === 'ok' && a.bytes === b.bytes) return [['a and b', a.bytes]];
-  return [['a', a], ['b', b]].filter(([, o]) => o.kind === 'ok').map(([s, o]) => [s, o.bytes]);
+  if (a.kind === Outcome.ok && b.kind === Outcome.ok && a.bytes === b.bytes) return [['a and b', a.bytes]];
+  return [['a', a], ['b', b]].filter(([, o]) => o.kind === Outcome.ok).map(([s, o]) => [s, o.bytes]);
 }
 
 // Operations where both codecs crashed or hung the same way: no difference, but worth seeing.
@@ -125,7 +126,7 @@ function verdictRows(differences, outcomes = {}) {
     const found = differences.filter((d) => d.tier === tier);
     const fresh = found.filter((d) => !d.known && !isSharedDefect(d.signature));
     const shared = found.filter((d) => !d.known && isSharedDefect(d.signature));
-    const same = tier === 'crash' && alike.length ? `same (${alike.join('; ')})` : 'same';
+    const same = tier === Tier.crash && alike.length ? `same (${alike.join('; ')})` : 'same';
     const knownIds = [...new Set(found.map((d) => d.known).filter(Boolean))].join(', ');
     const status = fresh.length ? 'DIFF' : shared.length ? 'shared defect' : found.length ? `known (${knownIds})` : same;
     const detail = (fresh[0] ?? found[0]);

@@ -11,6 +11,8 @@ const { recipeWords, stepWords, withArticle, listOf } = require('../recipes/word
 const { recipeNodes } = require('../recipes/nodes');
 const { annotateStream } = require('../wire/annotate');
 const { effectClass, treeDiff } = require('../oracle/compare');
+const { Outcome, Tier } = require('../base/vocabulary');
+const { capabilitiesOf } = require('../codecs');
 
 // The release whose JavaScript codec the reference is a frozen copy of.
 const kReference = '26.3.1';
@@ -40,12 +42,13 @@ function parseSignature(signature) {
   return { tier, op, key: rest.join('/') };
 }
 
+const isReference = (codec) => capabilitiesOf(codec ?? '').reference;
+
 // A codec as a reviewer names it: `full` when called directly, `short`
 // through child_process (where a side is its release) and on second mention.
 function codecNames(codec) {
-  if (codec === 'js') return { full: `${kReference}'s JavaScript codec`, short: kReference };
-  if (codec === 'native') return { full: 'the native codec', short: 'the native codec' };
-  if (codec === 'builtin') return { full: "this build's child_process codec", short: "this build's codec" };
+  const { words } = capabilitiesOf(codec ?? '');
+  if (words) return words;
   const file = quoted(path.basename(String(codec ?? 'the codec under test')));
   return { full: file, short: file };
 }
@@ -164,9 +167,9 @@ const leadOf = (ctx, what = ctx.what) => {
 };
 
 function crashTitle(ctx) {
-  const [, side, verb, rest] = /^([ab]):(crash|hang)\s*(.*)$/.exec(ctx.key) ?? [null, 'b', 'crash', ''];
-  const how = verb === 'hang' ? '' : `: ${rest.replace(/^exit (\d+)/, 'exit code $1') || 'killed'}`;
-  const does = verb === 'hang' ? 'hangs' : 'crashes';
+  const [, side, verb, rest] = /^([ab]):(crash|hang)\s*(.*)$/.exec(ctx.key) ?? [null, 'b', Outcome.crash, ''];
+  const how = verb === Outcome.hang ? '' : `: ${rest.replace(/^exit (\d+)/, 'exit code $1') || 'killed'}`;
+  const does = verb === Outcome.hang ? 'hangs' : 'crashes';
   if (!ctx.reachable) return `${capitalized(ctx.name(side))} ${does} ${kDoing[ctx.op] ?? 'handling'} ${ctx.what}${how}`;
   const whom = ctx.receiving ? 'the receiving process' : 'the sender';
   return `${leadOf(ctx)} ${does} ${whom} ${ctx.by(side)}${how}`;
@@ -227,7 +230,7 @@ function errorIdentityTitle(ctx) {
     const throws = ctx.receiving ? ': the receiving process throws' : ' throws';
     return `${leadOf(ctx)}${throws} ${ea} ${ctx.by('a')}, ${eb} with ${ctx.short('b')}`;
   }
-  const refuse = { serialize: 'refuse to serialize', deserialize: 'reject the frame of' }[ctx.op] ?? 'reject';
+  const refuse = { serialize: 'refuse to serialize', deserialize: 'reject the frame of' }[ctx.op] ?? Outcome.reject;
   const what = `${refuse} ${ctx.what}`;
   return `Both codecs ${what}: ${ctx.name('a')} with ${ea}, ${ctx.short('b')} with ${eb}`;
 }
@@ -271,7 +274,7 @@ const kHostFields = {
 function hostFieldTitle(ctx) {
   const field = kHostFields[ctx.key];
   const shadow = shadowingOf(ctx.meta.input?.recipe);
-  const reader = ['a', 'b'].find((side) => ctx.meta.sides?.[side]?.codec === 'js');
+  const reader = ['a', 'b'].find((side) => isReference(ctx.meta.sides?.[side]?.codec));
   if (!shadow || !reader || shadow.step.op === 'prototype') {
     return `${leadOf(ctx)}: ${ctx.name('b')} writes another ${field} than ${ctx.short('a')}`;
   }
@@ -375,7 +378,7 @@ function poolWords(ctx, runner) {
     const n = Number(move ?? 0);
     return n ? `takes ${n} bytes from Buffer's pool` : 'takes none';
   };
-  const reason = ctx.meta.sides?.[runner]?.codec === 'js' && kPoolReasons[ctx.op] ? ` (${kPoolReasons[ctx.op]})` : '';
+  const reason = isReference(ctx.meta.sides?.[runner]?.codec) && kPoolReasons[ctx.op] ? ` (${kPoolReasons[ctx.op]})` : '';
   return { does: `${moved(effectsOf(ctx, runner))}${reason}`, nots: [moved(effectsOf(ctx, otherSide(runner)))] };
 }
 
@@ -429,7 +432,7 @@ function effectsTitle(ctx) {
   const what = namesItsCause(ctx, cls) ? inputWords(ctx.meta, { world: false, detail: ctx.detail }) : ctx.what;
   const { does, nots } = effectWords(ctx, runner, cls);
   // The user code it ran made it throw, where the other went on.
-  const failed = ctx.difference[runner]?.kind === 'reject' && ctx.difference[otherSide(runner)]?.kind === 'ok' ?
+  const failed = ctx.difference[runner]?.kind === Outcome.reject && ctx.difference[otherSide(runner)]?.kind === 'ok' ?
     ' and throws' : '';
   const ran = ctx.reachable && ctx.receiving ? `${leadOf(ctx, what)}: the receiving process ${does} ${ctx.by(runner)}` :
     `${ctx.reachable ? leadOf(ctx, what) : `${capitalized(kDoing[ctx.op] ?? 'handling')} ${what}`}: ` +
@@ -455,7 +458,7 @@ function framingTitle(ctx) {
 }
 
 const kTitles = {
-  crash: crashTitle, acceptance: acceptanceTitle, roundtrip: roundtripTitle, 'error-identity': errorIdentityTitle,
+  crash: crashTitle, acceptance: acceptanceTitle, roundtrip: roundtripTitle, [Tier.errorIdentity]: errorIdentityTitle,
   bytes: bytesTitle, classification: decodedTitle, value: decodedTitle, effects: effectsTitle, framing: framingTitle,
 };
 
@@ -503,7 +506,7 @@ const onSide = (step, side) => (step.side ?? 'send') === side || step.side === '
 // The JavaScript codec (side a) ran a built-in the recipe replaced, or read
 // a value the receiving world put on a prototype; the other side did not.
 function builtinsFamily(tier, op, key, recipe) {
-  if (tier !== 'effects' || !key.startsWith('a ') || (op !== 'serialize' && op !== 'deserialize')) return null;
+  if (tier !== Tier.effects || !key.startsWith('a ') || (op !== 'serialize' && op !== 'deserialize')) return null;
   const cls = key.slice(2);
   const side = op === 'serialize' ? 'send' : 'receive';
   const steps = stepsIn(recipe).filter((s) => s && onSide(s, side));
@@ -519,9 +522,9 @@ function builtinsFamily(tier, op, key, recipe) {
 function viewSlotsFamily(tier, key, recipe) {
   if (!shadowingOf(recipe)) return null;
   const [, read] = /^a (?:get|set) (.+)$/.exec(key) ?? [];
-  const shows = (tier === 'bytes' && key.startsWith('host.')) || tier === 'acceptance' ||
-    (tier === 'roundtrip' && key.startsWith('a:')) ||
-    (tier === 'effects' && (key === 'a proto get *' || kShadowedKeys.has(read)));
+  const shows = (tier === Tier.bytes && key.startsWith('host.')) || tier === Tier.acceptance ||
+    (tier === Tier.roundtrip && key.startsWith('a:')) ||
+    (tier === Tier.effects && (key === 'a proto get *' || kShadowedKeys.has(read)));
   return shows ? 'view-slots' : null;
 }
 
@@ -541,8 +544,8 @@ function familyOf(meta) {
 // can observe, what arrives before how it was written; within a tier, a
 // difference seen through child_process before one seen calling the codecs.
 const kSeverity = {
-  'crash': 0, 'acceptance': 1, 'roundtrip': 2, 'error-identity': 3, 'classification': 4, 'value': 4, 'bytes': 5,
-  'effects': 6, 'framing': 7,
+  [Tier.crash]: 0, [Tier.acceptance]: 1, [Tier.roundtrip]: 2, [Tier.errorIdentity]: 3, [Tier.classification]: 4,
+  [Tier.value]: 4, [Tier.bytes]: 5, [Tier.effects]: 6, [Tier.framing]: 7,
 };
 
 function severityRank(meta, { reachable = false } = {}) {

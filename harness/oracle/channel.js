@@ -9,6 +9,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const { canonicalize } = require('./canonical');
+const { Outcome } = require('../base/vocabulary');
 
 const kLongString = 2048;
 
@@ -78,7 +79,7 @@ function pieces(input) {
 function channelRecord(messages, errors) {
   const last = messages.at(-1);
   const next = last?.t === 'string' && last.v === SENTINEL;
-  return { kind: 'ok', messages: next ? messages.slice(0, -1) : messages, errors, next };
+  return { kind: Outcome.ok, messages: next ? messages.slice(0, -1) : messages, errors, next };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

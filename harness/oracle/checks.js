@@ -7,7 +7,8 @@
 const { compareOutcomes, compareReads, bytesAsReadBack } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
 const { tampered, receivingWorld } = require('../recipes/steps');
-const { payloadRequest, kFrame, Outcome, frameOf } = require('./ops');
+const { payloadRequest, kFrame, frameOf } = require('./ops');
+const { Outcome } = require('../base/vocabulary');
 
 const { drive, isPromise } = require('./drive');
 

@@ -22,10 +22,8 @@ const { frameOf } = require('./ops');
 const { patchOwnerNames } = require('../recipes/tampering');
 const { viewTypes } = require('../wire/tags');
 const { isIndex } = require('../recipes/vocabulary');
+const { Outcome, Tier, endedProcess } = require('../base/vocabulary');
 
-const tiers = [
-  'crash', 'acceptance', 'roundtrip', 'error-identity', 'bytes', 'classification', 'value', 'effects', 'framing',
-];
 const classificationFields = new Set(['t', 'kind', 'isBuffer', 'proto']);
 
 function errorLabel(error) {
@@ -33,8 +31,8 @@ function errorLabel(error) {
 }
 
 function outcomeLabel(outcome) {
-  if (outcome.kind === 'reject') return `reject ${errorLabel(outcome.error)}`;
-  if (outcome.kind === 'crash') return `crash ${outcome.signal ?? `exit ${outcome.code}`}`;
+  if (outcome.kind === Outcome.reject) return `reject ${errorLabel(outcome.error)}`;
+  if (outcome.kind === Outcome.crash) return `crash ${outcome.signal ?? `exit ${outcome.code}`}`;
   return outcome.kind;
 }
 
@@ -190,11 +188,10 @@ function walk(a, b, lossy) {
   return null;
 }
 
-const failed = (outcome) => outcome.kind === 'crash' || outcome.kind === 'hang';
-const bothFailedAlike = (oa, ob) => failed(oa) && failed(ob) && outcomeLabel(oa) === outcomeLabel(ob);
+const bothFailedAlike = (oa, ob) => endedProcess(oa) && endedProcess(ob) && outcomeLabel(oa) === outcomeLabel(ob);
 
 function sameEnd(oa, ob) {
-  return oa.kind === ob.kind && (oa.kind !== 'reject' ||
+  return oa.kind === ob.kind && (oa.kind !== Outcome.reject ||
     (errorLabel(oa.error) === errorLabel(ob.error) && oa.error.message === ob.error.message));
 }
 
@@ -205,7 +202,7 @@ function difference(tier, op, where, a, b, key, detail) {
 function sideSummary(outcome) {
   const s = { kind: outcome.kind };
   if (outcome.error) Object.assign(s, { name: outcome.error.name, code: outcome.error.code });
-  if (outcome.kind === 'crash') Object.assign(s, { signal: outcome.signal, code: outcome.code });
+  if (outcome.kind === Outcome.crash) Object.assign(s, { signal: outcome.signal, code: outcome.code });
   return s;
 }
 
@@ -215,22 +212,22 @@ function compareOutcomes(op, where, oa, ob) {
   const a = sideSummary(oa);
   const b = sideSummary(ob);
   const out = [];
-  if (oa.kind === 'crash' || oa.kind === 'hang' || ob.kind === 'crash' || ob.kind === 'hang') {
+  if (oa.kind === Outcome.crash || oa.kind === Outcome.hang || ob.kind === Outcome.crash || ob.kind === Outcome.hang) {
     if (bothFailedAlike(oa, ob)) return [];
-    const side = ['crash', 'hang'].includes(oa.kind) ? 'a' : 'b';
+    const side = endedProcess(oa) ? 'a' : 'b';
     const failed = side === 'a' ? oa : ob;
-    return [difference('crash', op, where, a, b, `${side}:${outcomeLabel(failed)}`,
+    return [difference(Tier.crash, op, where, a, b, `${side}:${outcomeLabel(failed)}`,
       `${side} ${outcomeLabel(failed)}`)];
   }
   if (oa.kind !== ob.kind) {
-    const rejected = oa.kind === 'reject' ? oa : ob;
-    out.push(difference('acceptance', op, where, a, b,
-      `${oa.kind === 'reject' ? 'a' : 'b'}-rejects:${errorLabel(rejected.error)}`,
+    const rejected = oa.kind === Outcome.reject ? oa : ob;
+    out.push(difference(Tier.acceptance, op, where, a, b,
+      `${oa.kind === Outcome.reject ? 'a' : 'b'}-rejects:${errorLabel(rejected.error)}`,
       `a ${outcomeLabel(oa)}, b ${outcomeLabel(ob)}`));
-  } else if (oa.kind === 'reject') {
+  } else if (oa.kind === Outcome.reject) {
     const la = errorLabel(oa.error);
     const lb = errorLabel(ob.error);
-    if (la !== lb) out.push(difference('error-identity', op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
+    if (la !== lb) out.push(difference(Tier.errorIdentity, op, where, a, b, `${la}~${lb}`, `a ${la}, b ${lb}`));
   } else if (oa.bytes !== undefined && oa.bytes !== ob.bytes) {
     const { offset, field, numbers } = bytesDifference(frameOf(oa), frameOf(ob));
     out.push(numbers ?
@@ -240,7 +237,7 @@ function compareOutcomes(op, where, oa, ob) {
   } else if (oa.tree !== undefined) {
     const d = treeDiff(oa.tree, ob.tree);
     if (d) {
-      const tier = classificationFields.has(d.field) ? 'classification' : 'value';
+      const tier = classificationFields.has(d.field) ? Tier.classification : 'value';
       out.push(difference(tier, op, where, a, b, `${d.node ?? 'node'}.${d.field}`,
         `${d.path}: ${printed(() => d.a)} vs ${printed(() => d.b)}`));
     }
@@ -297,7 +294,7 @@ function classesApart(ra, rb, ea, eb) {
 // not move the pool.
 function effectsBeforeEnds(oa, ob) {
   const [ea, eb] = [oa.effects, ob.effects].map((effects) => effects.filter((e) => !isPoolEffect(e)));
-  const [okA, okB] = [oa.kind === 'ok', ob.kind === 'ok'];
+  const [okA, okB] = [oa.kind === Outcome.ok, ob.kind === Outcome.ok];
   const asFar = (mine, theirs, theirsFailed, whole) =>
     (theirsFailed ? mine.slice(0, readsUpTo(mine, theirs, whole)) : mine);
   const lined = classesApart(asFar(ea, eb, !okB, false), asFar(eb, ea, !okA, false), ea, eb);
@@ -366,14 +363,14 @@ function effectClass(effect) {
 
 // Tiers of what a codec did with a value, which user code run on one side
 // alone can change: whether it accepted it, how it failed, what it wrote or read back.
-const consequenceTiers = new Set(['acceptance', 'error-identity', 'bytes', 'classification', 'value']);
+const consequenceTiers = new Set([Tier.acceptance, Tier.errorIdentity, 'bytes', Tier.classification, 'value']);
 
 // The effects difference among `differences` that explains `d`: user code
 // (not the pool) that one codec ran and the other did not, while writing or
 // reading (the same operation) or while writing what was read. Null for none.
 function effectsCause(differences, d) {
   if (!consequenceTiers.has(d.tier)) return null;
-  return differences.find((e) => e.tier === 'effects' && (e.op === d.op || e.op === 'serialize') &&
+  return differences.find((e) => e.tier === Tier.effects && (e.op === d.op || e.op === 'serialize') &&
     !/^[ab] pool /.test(e.signature.slice(`effects/${e.op}/`.length))) ?? null;
 }
 
@@ -507,17 +504,17 @@ function compareReads(ra, rb) {
     const where = `read ${i + 1}`;
     for (let m = 0; m < Math.min(x.delivered.length, y.delivered.length); m++) {
       out.push(...compareOutcomes('stream', `${where}, message ${m + 1}`,
-        { kind: 'ok', tree: x.delivered[m] }, { kind: 'ok', tree: y.delivered[m] }));
+        { kind: Outcome.ok, tree: x.delivered[m] }, { kind: Outcome.ok, tree: y.delivered[m] }));
     }
-    const ea = x.error ? { kind: 'reject', error: x.error } : { kind: 'ok' };
-    const eb = y.error ? { kind: 'reject', error: y.error } : { kind: 'ok' };
+    const ea = x.error ? { kind: Outcome.reject, error: x.error } : { kind: Outcome.ok };
+    const eb = y.error ? { kind: Outcome.reject, error: y.error } : { kind: Outcome.ok };
     out.push(...compareOutcomes('stream', where, ea, eb));
     if (x.delivered.length !== y.delivered.length) {
-      out.push(difference('framing', 'stream', where, ea, eb, 'delivered',
+      out.push(difference(Tier.framing, 'stream', where, ea, eb, 'delivered',
         `a delivered ${x.delivered.length} messages, b ${y.delivered.length}`));
     }
     if (x.buffering !== y.buffering) {
-      out.push(difference('framing', 'stream', where, ea, eb, 'buffering',
+      out.push(difference(Tier.framing, 'stream', where, ea, eb, 'buffering',
         `buffering: a ${x.buffering}, b ${y.buffering}`));
     }
   }
@@ -526,5 +523,5 @@ function compareReads(ra, rb) {
 
 module.exports = {
   printed, effectClass, effectsCause, bytesAsReadBack, partsOf,
-  compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference, tiers,
+  compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference,
 };

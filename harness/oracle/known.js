@@ -16,9 +16,9 @@
 // js against native says nothing of an adapter, and one that hid differences
 // where it is never checked could outlive the bug it describes.
 
+const { tiers } = require('../base/vocabulary');
 const fs = require('node:fs');
 const path = require('node:path');
-const { tiers } = require('./compare');
 const { UsageError } = require('../base/errors');
 
 const defaultFile = path.join(__dirname, '..', '..', 'known-differences.json');

@@ -4,19 +4,11 @@
 // Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
 
 const { canonicalize, copyBytes } = require('./canonical');
-const { loadCodec, builtinCodecs } = require('../codecs');
+const { loadCodec, capabilitiesOf } = require('../codecs');
 const { EnvironmentError, UsageError, describeError } = require('../base/errors');
 const { tampered } = require('../recipes/steps');
+const { Outcome } = require('../base/vocabulary');
 
-// The kinds of an outcome, one per codec call or request; the last two are
-// given by a driver for a worker that died on it (run/protocol.js).
-const Outcome = Object.freeze({
-  ok: 'ok',                   // the codec gave a frame, a value, reads
-  reject: 'reject',           // the codec threw
-  unbuildable: 'unbuildable', // the input's value could not be built: no input at all
-  crash: 'crash',             // the worker died on it (a signal, or an exit code)
-  hang: 'hang',               // the worker did not answer within the time limit
-});
 
 // The outcome of a call that threw: a rejection, unless the harness itself is at fault.
 function rejection(err) {
@@ -122,7 +114,8 @@ function createOps(buildInput, { built, buildWorld } = {}) {
     // once when it can be (serializeShared); null for any other request.
     both: (request, codecs) => {
       if (request.op !== 'serialize' || request.input.recipe === undefined) return null;
-      const order = codecs.b === kReference ? ['a', 'b'] : codecs.a === kReference ? ['b', 'a'] : null;
+      const reference = (side) => capabilitiesOf(codecs[side]).reference;
+      const order = reference('b') ? ['a', 'b'] : reference('a') ? ['b', 'a'] : null;
       if (!order) return null;
       const alone = (side) => ops.serialize({ ...request, codec: codecs[side] });
       const effects = [];
@@ -240,8 +233,6 @@ function watchingPool(watch, effects, call) {
   return outcome;
 }
 
-// The reference codec, whose writing changes nothing in the value it writes.
-const kReference = 'js';
 
 // Whether user code that ran may have changed what a build made: unless the
 // build can tell (recipes/interpret.js), any that ran may have.
@@ -308,7 +299,7 @@ function describeInput(outcome, value, input, effects = outcome.effects) {
 }
 
 // Whether what a codec decodes is V8's deserializer's own work, and so plain (see canonicalize).
-const isPlain = (codec) => builtinCodecs.includes(codec);
+const isPlain = (codec) => capabilitiesOf(codec).plainDecode;
 
 // around(call): what the codec's call runs under (ops.js codecCall), if anything.
 function deserialize(codec, payload, plain = false, around = (call) => call()) {
@@ -381,5 +372,5 @@ function cut(data, sizes = []) {
 
 module.exports = {
   createOps, serialize, deserialize, stream, describeError, unfinishedBuild, payloadRequest, frameOf, bytesInput,
-  kFrame, Outcome,
+  kFrame,
 };

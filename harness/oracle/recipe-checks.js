@@ -7,7 +7,8 @@
 
 const { checks } = require('./checks');
 const { applyCorruption, Layout } = require('../wire/corrupt');
-const { frameOf, bytesInput, Outcome } = require('./ops');
+const { frameOf, bytesInput } = require('./ops');
+const { Outcome } = require('../base/vocabulary');
 const { chunkSizes } = require('../wire/chunks');
 
 // The frame of a serialize outcome and its layout, made once per outcome: a

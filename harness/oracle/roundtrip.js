@@ -23,6 +23,7 @@
 
 const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference, printed } = require('./compare');
 const { tampered } = require('../recipes/steps');
+const { Outcome, endedProcess } = require('../base/vocabulary');
 
 const lossyFields = new Set(['proto', 'id', 'backing', 'byteOffset', 'isBuffer']);
 
@@ -53,25 +54,24 @@ const lossy = {
 // Whether the other codec wrote the same frame as `side`, or none.
 function alone(serialized, side) {
   const other = serialized[side === 'a' ? 'b' : 'a'];
-  return other.kind !== 'ok' || other.bytes === serialized[side].bytes;
+  return other.kind !== Outcome.ok || other.bytes === serialized[side].bytes;
 }
 
 // serialized: { a, b } serialize outcomes (each may carry `inputTree`);
 // decodeOf(producer, side): the outcome of `side` decoding `producer`'s frame.
 function roundtripDifferences(input, serialized, decodeOf) {
   // A codec that crashed or hung is a finding of the crash tier, alone.
-  const failed = (o) => o?.kind === 'crash' || o?.kind === 'hang';
-  if (['a', 'b'].some((side) => failed(serialized[side]) || failed(decodeOf(side, side)))) return [];
+  if (['a', 'b'].some((side) => endedProcess(serialized[side]) || endedProcess(decodeOf(side, side)))) return [];
   const failures = [];
   const comparable = () => !tampered(input.recipe);
   for (const side of ['a', 'b']) {
     const written = serialized[side];
     const read = decodeOf(side, side);
-    if (written.kind !== 'ok' || !read) continue;
-    if (read.kind === 'reject') {
+    if (written.kind !== Outcome.ok || !read) continue;
+    if (read.kind === Outcome.reject) {
       failures.push({ side, read, key: `unreadable:${errorLabel(read.error)}`,
         detail: `${side} wrote a frame it cannot read: ${outcomeLabel(read)}: ${read.error.message}` });
-    } else if (read.kind === 'ok' && written.inputTree && comparable() && alone(serialized, side)) {
+    } else if (read.kind === Outcome.ok && written.inputTree && comparable() && alone(serialized, side)) {
       failures.push(...valueFailure(side, read, written.inputTree));
     }
   }

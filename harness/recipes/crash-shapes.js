@@ -53,10 +53,6 @@ const shapes = [
   },
 ];
 
-// Whether a codec can have these crashes: the reference codec (js) is plain
-// JavaScript on the public v8.Serializer and never reaches ipc_serdes.
-const mayCrash = (codec) => codec !== 'js';
-
 // The shapes of recipes screened before: fast-check's value recipes are
 // screened where they are drawn (arbitraries/recipes.js) and again where
 // they are checked (batches.js).
@@ -75,4 +71,4 @@ function screen(input) {
   return shape;
 }
 
-module.exports = { screen, shapes, mayCrash };
+module.exports = { screen, shapes };

@@ -20,10 +20,11 @@
 
 const os = require('node:os');
 const { sameProcess } = require('./placement');
-const { builtinCodecs } = require('../codecs');
+const { capabilitiesOf } = require('../codecs');
 const { onRecipes, mapRecipes } = require('../oracle/recipe-checks');
 const { stepsMark } = require('../recipes/steps');
 const { satisfies } = require('../base/node-support');
+const { Place, Tier } = require('../base/vocabulary');
 
 // Per-operation checks in flight: their operations for one worker go together
 // (async-driver.js), a turn of fast-check's inputs at a time.
@@ -78,7 +79,8 @@ class Batches {
     this.inProcess = inProcess && sameProcess(session.sides);
     // An adapter file runs one check at a time, as before: with several in
     // flight, its time to find a mutant's difference measured longer.
-    this.width = [session.sides.a, session.sides.b].every((side) => builtinCodecs.includes(side.codec)) ? kInFlight : 1;
+    const shared = [session.sides.a, session.sides.b].every((side) => capabilitiesOf(side.codec).sharesProcess);
+    this.width = shared ? kInFlight : 1;
     this.maxWorkers = kBatchWorkers;
     this.workers = [];
     this.apart = new Set();  // those of this.workers that check the inputs that change shared state
@@ -101,19 +103,19 @@ class Batches {
       slots[i].resolve(result);
       return result;
     }, slots[i].reject);
-    const placed = { 'batch': [], 'batch apart': [], 'requests': [] };
+    const placed = { 'batch': [], [Place.batchApart]: [], 'requests': [] };
     const isolated = [];
     for (const [i, input] of inputs.entries()) {
       const { where, isolated: away } = this.session.placement(type, input);
-      if (where === 'left out') slots[i].resolve(undefined);
+      if (where === Place.leftOut) slots[i].resolve(undefined);
       else placed[where].push(i);
       isolated[i] = away;
     }
     // The screened inputs first, as they were drawn.
     const byRequests = placed.requests.filter((i) => isolated[i]).concat(placed.requests.filter((i) => !isolated[i]));
     pooled(byRequests.map((i) => perOp(i, isolated[i])), this.width, isCancelled);
-    const sharing = placed['batch apart'].length > 0;
-    for (const [indices, isApart] of [[placed.batch, false], [placed['batch apart'], true]]) {
+    const sharing = placed[Place.batchApart].length > 0;
+    for (const [indices, isApart] of [[placed.batch, false], [placed[Place.batchApart], true]]) {
       if (!indices.length) continue;
       const batch = { type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing };
       this.#batch(batch, indices).catch((err) => { for (const i of indices) slots[i].reject(err); });
@@ -157,7 +159,7 @@ class Batches {
     const rest = indices.slice(answered);
     while (rest.length && !cancelled()) {
       const result = await perOp(rest.shift())();
-      if (result?.differences.some((d) => d.tier === 'crash')) break;  // a crash or a hang
+      if (result?.differences.some((d) => d.tier === Tier.crash)) break;  // a crash or a hang
     }
     if (rest.length && !cancelled()) await this.#batch(batch, rest);
   }

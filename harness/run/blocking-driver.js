@@ -26,7 +26,7 @@ const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
 const { unfinishedBuild } = require('../oracle/ops');
-const { crashOutcome, hangOutcome, faultError, kStderrTail } = require('./protocol');
+const { crashOutcome, hangOutcome, faultError, kStderrTail, RecipeNumbers } = require('./protocol');
 const {
   forkServerBuilt, forkServerLibrary, forkServerMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
 } = require('./fork-server');
@@ -167,6 +167,7 @@ class BlockingWorker {
     this.buffer = Buffer.alloc(65536);
     // forkServerOff: why its workers start as nodes, once its fork server failed
     this.stats = { requests: 0, crashes: 0, hangs: 0, restarts: 0, forkServerOff: null };
+    this.recipes = new RecipeNumbers();  // its requests carry their recipes: the numbers stay unused
     this.onExit = () => this.close();
     process.on('exit', this.onExit);
   }
@@ -445,6 +446,12 @@ class BlockingWorker {
         if (err.code !== 'EBADF') throw err;
       }
     }
+  }
+
+  // Nothing of a blocking worker runs between requests: it ends at once.
+  end() {
+    this.close();
+    return Promise.resolve();
   }
 
   close() {

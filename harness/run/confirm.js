@@ -9,19 +9,20 @@
 
 const { runCheck } = require('../oracle/checks');
 const { drive, isPromise } = require('../oracle/drive');
+const { Tier } = require('../base/vocabulary');
 
 // The sides of each fresh check: the two codecs, then each against itself.
 function plans(sides, difference) {
   const cross = [sides.a, sides.b];
   // A fresh process that crashes or hangs on its first input owes nothing to history.
-  return difference.tier === 'crash' ? [cross] : [cross, [sides.a, sides.a], [sides.b, sides.b]];
+  return difference.tier === Tier.crash ? [cross] : [cross, [sides.a, sides.a], [sides.b, sides.b]];
 }
 
 // A codec run against itself differs only when its outcomes depend on the
 // process; round-trip findings are about each codec alone and show there too.
 function stands([cross, ...selves], signature) {
   return cross.differences.some((d) => d.signature === signature) &&
-    selves.every((r) => r.differences.every((d) => d.tier === 'roundtrip'));
+    selves.every((r) => r.differences.every((d) => d.tier === Tier.roundtrip));
 }
 
 // One check with a fresh worker per side (workers, started in the pair's order).

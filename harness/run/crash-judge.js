@@ -36,7 +36,7 @@ const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
 const { isIndex } = require('../recipes/vocabulary');
 const { drive } = require('../oracle/drive');
-const { Outcome } = require('../oracle/ops');
+const { Outcome } = require('../base/vocabulary');
 
 const kMaxSmi = 2 ** 31 - 1;
 const kMarker = '\u0000ipcfuzz-reached';
@@ -173,7 +173,7 @@ function judge(value, effects, codec) {
     threw = true;
   }
   if (reached === null) return !effects.length && (threw || !stopped) ? 'clear' : null;
-  return reached.effects === 0 && reached.object === crashing && reached.returns ? 'crash' : null;
+  return reached.effects === 0 && reached.object === crashing && reached.returns ? Outcome.crash : null;
 }
 
 // The outcomes of the known crash, judged for inputs a worker would run.

@@ -8,24 +8,25 @@
 // one that would leave its process slower for good goes where the screened
 // inputs' crashes renew the process often (recipes/steps.js).
 
-const { screen, mayCrash } = require('../recipes/crash-shapes');
-const { builtinCodecs } = require('../codecs');
+const { screen } = require('../recipes/crash-shapes');
+const { capabilitiesOf } = require('../codecs');
 const { serializedRecipe } = require('../oracle/recipe-checks');
 const { changesSharedState, spoilsProcess } = require('../recipes/steps');
+const { Place } = require('../base/vocabulary');
 
 // The checks whose recipes only side a serializes.
 const serializedOnA = new Set(['recipeFrame', 'recipeStream']);
 
 // Whether the checks of these sides can run whole in one process (a batch worker's).
 function sameProcess(sides) {
-  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => builtinCodecs.includes(side.codec));
+  return sides.a.node === sides.b.node && [sides.a, sides.b].every((side) => capabilitiesOf(side.codec).sharesProcess);
 }
 
 // The known crash shape of an input, when a codec that may have the crash is
 // to serialize its recipes; null when it may run with the others.
 function crashShape(type, input, sides) {
   const serializers = serializedOnA.has(type) ? [sides.a] : [sides.a, sides.b];
-  if (!serializers.some((side) => mayCrash(side.codec))) return null;
+  if (!serializers.some((side) => capabilitiesOf(side.codec).mayCrash)) return null;
   for (const item of input?.items ?? [input]) {
     const shape = item && screen(item);
     if (shape) return shape;
@@ -50,19 +51,19 @@ function crashShape(type, input, sides) {
 //   isolate (the input crashed this process before), skipScreened }.
 function placeCheck(input, { type, sides, local = { a: false, b: false }, batching = false, screening = batching,
   shapeOf = crashShape, isolate = false, skipScreened = false }) {
-  if (isolate) return { where: 'requests', isolated: 'all' };
+  if (isolate) return { where: Place.requests, isolated: 'all' };
   const screened = screening && shapeOf(type, input, sides) !== null;
-  if (screened) return { where: skipScreened ? 'left out' : 'requests', isolated: 'input' };
+  if (screened) return { where: skipScreened ? Place.leftOut : Place.requests, isolated: 'input' };
   const recipe = serializedRecipe(type, input);
   if (batching) {
-    if (spoilsProcess(recipe)) return { where: 'requests', isolated: null };
-    return { where: changesSharedState(recipe) ? 'batch apart' : 'batch', isolated: null };
+    if (spoilsProcess(recipe)) return { where: Place.requests, isolated: null };
+    return { where: changesSharedState(recipe) ? Place.batchApart : Place.batch, isolated: null };
   }
   if (local.a && local.b) {
-    if (!changesSharedState(recipe)) return { where: 'here', isolated: null };
-    return { where: spoilsProcess(recipe) ? 'screened worker' : 'apart', isolated: null };
+    if (!changesSharedState(recipe)) return { where: Place.here, isolated: null };
+    return { where: spoilsProcess(recipe) ? Place.screenedWorker : Place.apart, isolated: null };
   }
-  return { where: 'requests', isolated: null };
+  return { where: Place.requests, isolated: null };
 }
 
 // Where one request of a check placed 'requests' runs: 'here', 'worker', or,
@@ -76,9 +77,9 @@ function placeRequest(request, { codec, local, isolated }) {
   const shared = hasInput && changesSharedState(request.input.recipe);
   const away = isolated === 'all' || (isolated === 'input' && hasInput);
   // A screened input keeps here a codec that cannot crash (and its coverage).
-  if (local && !shared && !(away && mayCrash(codec))) return 'here';
-  const judged = isolated === 'input' && request.op === 'serialize' && builtinCodecs.includes(codec) &&
-    mayCrash(codec);
+  const { mayCrash, sharesProcess } = capabilitiesOf(codec);
+  if (local && !shared && !(away && mayCrash)) return 'here';
+  const judged = isolated === 'input' && request.op === 'serialize' && sharesProcess && mayCrash;
   if (!judged) return 'worker';
   return local && !shared ? 'judge here' : 'judge in worker';
 }

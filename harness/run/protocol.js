@@ -13,15 +13,13 @@
 // A request that takes the worker down is answered by the driver: a crash or a hang.
 
 const { EnvironmentError, UsageError } = require('../base/errors');
-const { Outcome } = require('../oracle/ops');
+const { Outcome } = require('../base/vocabulary');
 
 // How a worker process is told what observes its checks: `${kObserversFlag}JSON`
 // after its main module ([{ module, options }], see worker-main.js).
 const kObserversFlag = '--observers=';
 const observersArgs = (observers) => (observers.length ? [`${kObserversFlag}${JSON.stringify(observers)}`] : []);
 
-// Whether an outcome cost its worker process.
-const tookWorkerDown = (outcome) => outcome.kind === Outcome.crash || outcome.kind === Outcome.hang;
 
 // The bytes of a worker's stderr kept, and the lines of them a crash carries.
 const kStderrTail = 4096;
@@ -114,8 +112,23 @@ class RecipeTable {
   }
 }
 
-// Outcome: the kinds of an outcome (oracle/ops.js), crash and hang those a driver gives.
+// What every worker a driver starts offers the session and the batches
+// (the blocking and async drivers, and the tests' fake): request(message, {
+// onPart, wire }) answers with an outcome, or a promise of one where the
+// driver is async, telling onPart each part of a batch's answer as it comes;
+// boot() starts its process ahead of need; end(ms) lets it end once idle
+// (a promise); close() ends it now; `stats` counts its requests, crashes,
+// hangs and restarts; `recipes` numbers the recipes its processes were sent.
+const workerContract = Object.freeze({ methods: ['request', 'boot', 'end', 'close'], fields: ['stats', 'recipes'] });
+
+// What of the contract `worker` lacks, by name.
+function contractGaps(worker) {
+  return [...workerContract.methods.filter((name) => typeof worker?.[name] !== 'function'),
+    ...workerContract.fields.filter((name) => worker?.[name] === undefined)];
+}
+
 module.exports = {
-  Outcome, tookWorkerDown, crashOutcome, hangOutcome, faultOf, faultError, RecipeNumbers, RecipeTable, kStderrTail,
+  workerContract, contractGaps,
+  crashOutcome, hangOutcome, faultOf, faultError, RecipeNumbers, RecipeTable, kStderrTail,
   kObserversFlag, observersArgs,
 };

@@ -29,34 +29,36 @@ const { confirm } = require('./confirm');
 const { CheckedBefore } = require('./checked-before');
 const { KnownCrash, judgeKnownCrash } = require('./crash-judge');
 const { placeCheck, placeRequest, crashShape } = require('./placement');
-const { tookWorkerDown, Outcome } = require('./protocol');
 const { resolveNode, probeNode } = require('../base/binaries');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { runCheck } = require('../oracle/checks');
 const { when } = require('../oracle/drive');
 const { allChecks } = require('../oracle/recipe-checks');
 const { createOps } = require('../oracle/ops');
-const { builtinCodecs, loadCodec } = require('../codecs');
+const { codecNames, isNamedCodec, capabilitiesOf, loadCodec } = require('../codecs');
 const { buildInput, buildWorld } = require('../recipes/build');
 const { stepsMark } = require('../recipes/steps');
+const { Outcome, Place, endedProcess } = require('../base/vocabulary');
 
 function resolveCodec(spec) {
-  if (builtinCodecs.includes(spec)) return spec;
+  if (isNamedCodec(spec)) return spec;
   const file = path.resolve(spec);
   if (!fs.existsSync(file)) {
-    throw new UsageError(`codec ${JSON.stringify(spec)} is neither ${builtinCodecs.join(', ')} nor an adapter file`);
+    throw new UsageError(`codec ${JSON.stringify(spec)} is neither ${codecNames.join(', ')} nor an adapter file`);
   }
   return file;
 }
 
+// What a binary lacks that a codec needs (capabilities.js `needs`), by its probe's name.
+const kMissing = {
+  ipcSerdes: "has no internalBinding('ipc_serdes'): codec native needs 26.4.0+ or 24.19.0+",
+  builtin: 'has no internal/child_process/serialization',
+};
+
 function checkSide(side) {
   const info = probeNode(side.node);
-  if (side.codec === 'native' && !info.ipcSerdes) {
-    throw new EnvironmentError(`node ${info.node} (${side.node}) has no internalBinding('ipc_serdes'): codec native needs 26.4.0+ or 24.19.0+`);
-  }
-  if (side.codec === 'builtin' && !info.builtin) {
-    throw new EnvironmentError(`node ${info.node} has no internal/child_process/serialization`);
-  }
+  const { needs } = capabilitiesOf(side.codec);
+  if (needs && !info[needs]) throw new EnvironmentError(`node ${info.node} (${side.node}) ${kMissing[needs]}`);
   return { ...side, info };
 }
 
@@ -109,8 +111,8 @@ class Session {
   // measure what they cost): their results are undefined;
   // onLoss(kind): a worker crashed or hung, the known crash was judged without
   // one, or a worker disagreed with such a judgment (crash-judge.js);
-  // startWorker(nodePath, options): a worker of that binary, with request(),
-  // boot(), close() and stats (drivers, above; a fake one in the unit tests).
+  // startWorker(nodePath, options): a worker of that binary, keeping the
+  // worker contract (protocol.js workerContract: drivers, above; a fake one in the unit tests).
   constructor({ a, b, sides = resolveSides({ a, b }), blocking = false, timeoutMs = 10_000, inProcess = true,
     screen = crashShape, useScreen = true, gather = true, observers = [], workerFlags = [], skipScreened = false,
     onLoss = () => {}, startWorker = drivers[blocking ? 'blocking' : 'async'] }) {
@@ -120,7 +122,7 @@ class Session {
     this.local = {};
     for (const name of ['a', 'b']) {
       const { codec, node } = sides[name];
-      this.local[name] = blocking && inProcess && builtinCodecs.includes(codec) && sameBinary(node);
+      this.local[name] = blocking && inProcess && capabilitiesOf(codec).sharesProcess && sameBinary(node);
     }
     if (this.local.a || this.local.b) {
       this.ops = createOps(buildInput, { buildWorld });
@@ -181,7 +183,7 @@ class Session {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
     const where = placeRequest(request, { codec, local: this.local[sideName], isolated });
-    if (where === 'here') return this.ops[request.op](withCodec);
+    if (where === Place.here) return this.ops[request.op](withCodec);
     const key = this.lost && keyOf(withCodec);
     if (key && this.lost.has(key)) return { ...this.lost.get(key) };
     const inWorker = () => this.#noteLoss(key, this.worker(node).request(withCodec));
@@ -194,13 +196,13 @@ class Session {
     // Judged here: one judged clear of the crash is serialized here after all.
     const verdict = judgeKnownCrash(withCodec.input, loadCodec(codec), buildInput);
     if (verdict === 'clear') return this.ops.serialize(withCodec);
-    return this.knownCrash.serialize(() => verdict === 'crash', inWorker);
+    return this.knownCrash.serialize(() => verdict === Outcome.crash, inWorker);
   }
 
   // An outcome of a request that took its worker down is told, and remembered by the request's key.
   #noteLoss(key, answer) {
     return when(answer, (outcome) => {
-      if (tookWorkerDown(outcome)) {
+      if (endedProcess(outcome)) {
         this.onLoss(outcome.kind);
         if (key) {
           if (this.lost.size >= kLostRequests) this.lost.delete(this.lost.keys().next().value);
@@ -223,15 +225,15 @@ class Session {
     const placed = this.placement(type, input, isolate);
     const check = () => {
       switch (placed.where) {
-        case 'here': return runCheck(allChecks[type], (side, request) => this.run(side, request), input, this.both);
-        case 'apart': case 'screened worker': return this.#checkApart(type, input, full, placed.where);
+        case Place.here: return runCheck(allChecks[type], (side, request) => this.run(side, request), input, this.both);
+        case Place.apart: case Place.screenedWorker: return this.#checkApart(type, input, full, placed.where);
         default: return this.#byRequests(type, input, placed.isolated);
       }
     };
     const result = isolate || full ? check() : this.checked.get(type, input, check);
     if (result === undefined) return this.check(type, input, { isolate: true });  // the worker apart crashed or hung
     const screened = placed.isolated === 'input';
-    if (placed.where !== 'requests' || screened) this.onChecked?.(type, input, screened);
+    if (placed.where !== Place.requests || screened) this.onChecked?.(type, input, screened);
     return result;
   }
 
@@ -268,7 +270,7 @@ class Session {
       steps: [stepsMark(input.recipe)] };
     const key = keyOf({ ...request, full: undefined });
     if (this.lost.has(key)) return undefined;
-    const worker = where === 'screened worker' ? this.worker(this.sides.b.node) :
+    const worker = where === Place.screenedWorker ? this.worker(this.sides.b.node) :
       (this.apart ??= this.startWorker(process.execPath, this.workerOptions()));
     let result;
     const outcome = this.#noteLoss(key, worker.request(request, {

@@ -16,10 +16,11 @@ const { performance } = require('node:perf_hooks');
 const { createOps, payloadRequest } = require('../oracle/ops');
 const { onJsonLines, stringifyDeep } = require('../base/json-lines');
 const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
-const { builtinCodecs, loadCodec } = require('../codecs');
+const { codecNames, loadCodec } = require('../codecs');
 const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('../recipes/hosts');
-const { faultOf, RecipeTable, kObserversFlag, Outcome } = require('./protocol');
+const { faultOf, RecipeTable, kObserversFlag } = require('./protocol');
+const { Outcome } = require('../base/vocabulary');
 
 const kReply = 3;
 // An answer JSON.stringify cannot write, one that holds a BigInt (somewhere a
@@ -42,7 +43,7 @@ const ops = {
   }),
   // For the parent's KnownCrash (session.js).
   judge: ({ input, codec }) =>
-    ({ kind: Outcome.ok, reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === 'crash' }),
+    ({ kind: Outcome.ok, reaches: judgeKnownCrash(input, loadCodec(codec), buildInput) === Outcome.crash }),
 };
 // Whole checks get their recipes from fast-check, each new, or by number.
 const checkOps = createOps(inputBuilder({ byText: false }), { buildWorld });
@@ -137,7 +138,7 @@ function warmUp() {
   const recipe = { k: 'object', props: [[key, { k: 'array', items: [{ k: 'string', v: 'é' }, { k: 'number', v: 1.5 },
     { k: 'view', type: 'Uint8Array', bytes: '0102' }, { k: 'map', entries: [[{ k: 'bigint', v: '1' }, { k: 'null' }]] },
     { k: 'port', props: [[key, { k: 'bool', v: true }]] }, ...hosts] }]] };
-  for (const codec of builtinCodecs) {
+  for (const codec of codecNames) {
     // As a request comes and its answer goes; a codec this binary lacks is a fault.
     const { outcome } = handle(JSON.parse(toJson({ id: 0, op: 'serialize', codec, input: { recipe }, tree: true })));
     if (outcome?.kind === Outcome.ok) toJson(handle({ id: 0, ...payloadRequest('deserialize', outcome), codec }));

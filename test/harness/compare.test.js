@@ -3,8 +3,9 @@
 // outcomes, then on real inputs that produce each tier.
 const assert = require('node:assert/strict');
 const {
-  compareOutcomes, effectsCause, bytesAsReadBack, partsOf, compareReads, treeDiff, tiers,
+  compareOutcomes, effectsCause, bytesAsReadBack, partsOf, compareReads, treeDiff,
 } = require('../../harness/oracle/compare');
+const { tiers } = require('../../harness/base/vocabulary');
 const { canonicalize } = require('../../harness/oracle/canonical');
 const { fixture, frame, useSession, checkAgainst } = require('../fixtures/helpers');
 

@@ -80,3 +80,33 @@ describe('lint: the rooms of harness/ are floors', function () {
     }
   });
 });
+
+// The words of harness/base/vocabulary.js are named through its tables.
+describe('lint: the vocabulary is spelled in one place', function () {
+  const lintWords = async (source, file = 'harness/oracle/sample.js') => {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return result.messages.filter((m) => m.ruleId === 'ipcfuzz/vocabulary').map((m) => m.line);
+  };
+
+  it('fails an outcome kind, a tier or a settled status spelled out where one is compared or made', async function () {
+    const source = "'use strict';\nconst f = (o, d, s) => [\n  o.kind === 'ok',\n  d.tier !== 'bytes',\n" +
+      "  { kind: o.ok ? 'reject' : 'ok' },\n  ['value', 'effects'].includes(d.tier),\n  s.status === 'known',\n];\n" +
+      'module.exports = { f };\n';
+    assert.deepEqual(await lintWords(source), [3, 4, 5, 5, 6, 6, 7]);
+  });
+
+  it('fails the words no other meaning shares wherever they are spelled, in every folder', async function () {
+    const source = "'use strict';\nconst words = ['crash', 'hang', 'error-identity', 'pairing'];\n" +
+      'module.exports = { words };\n';
+    assert.deepEqual(await lintWords(source, 'cli/sample.js'), [2, 2, 2, 2]);
+  });
+
+  it('leaves the same words alone where they name something else, and in the vocabulary itself', async function () {
+    const source = "'use strict';\nconst check = { type: 'value', field: 'bytes', flag: 'value' };\n" +
+      "const same = (x) => x.type === 'value' || x.field === 'bytes';\nmodule.exports = { check, same };\n";
+    assert.deepEqual(await lintWords(source), []);
+    const table = fs.readFileSync(path.join(root, 'harness', 'base', 'vocabulary.js'), 'utf8');
+    assert.deepEqual(await lintWords(table, 'harness/base/vocabulary.js'), []);
+  });
+});

@@ -21,3 +21,27 @@ describe('vocabulary', function () {
     assert.equal(wire.viewTypes.indexOf('Buffer'), 10);
   });
 });
+
+describe('the vocabulary of outcomes, tiers and statuses', function () {
+  const vocabulary = require('../../harness/base/vocabulary');
+
+  it("is docs/findings.md's table of tiers, in order, meaning for meaning", function () {
+    const doc = require('node:fs').readFileSync(path.join(root, 'docs', 'findings.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z-]+)` \| (.+) \|$/gm)]
+      .filter(([, name]) => vocabulary.tiers.includes(name));
+    assert.deepEqual(rows.map(([, name, meaning]) => ({ name, meaning })),
+      vocabulary.tierTable.map(({ name, meaning }) => ({ name, meaning })));
+  });
+
+  it('names each tier, kind, status and place once, and freezes every table', function () {
+    const { Outcome, Tier, Settled, Place, tierTable, tiers, explainedBy } = vocabulary;
+    for (const table of [Outcome, Tier, Settled, Place, tierTable, tiers, explainedBy]) {
+      assert.ok(Object.isFrozen(table));
+    }
+    assert.deepEqual(Object.values(vocabulary.Tier), vocabulary.tiers);
+    assert.equal(vocabulary.Tier.errorIdentity, 'error-identity');
+    const crash = { kind: vocabulary.Outcome.crash };
+    assert.equal(vocabulary.endedProcess(crash), true);
+    assert.equal(vocabulary.endedProcess({ kind: vocabulary.Outcome.reject }), false);
+  });
+});

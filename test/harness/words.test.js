@@ -747,7 +747,8 @@ describe('words', function () {
         assert.equal(typeof family.why, 'string');
       }
       assert.deepEqual(familyOf(named('sending pool')), { id: 'sending-builtins',
-        heading: 'The native codec no longer calls built-ins a program can replace while sending' });
+        heading: 'The native codec no longer calls built-ins a program can replace while sending',
+        why: families['sending-builtins'].why });
     });
   });
 

@@ -14,6 +14,7 @@ const { channelDifferences } = require('../../oracle/channel-differences');
 const { forkReproScript, fromValue } = require('./script');
 const { sameRoundTrip, describeObservation } = require('./round-trip');
 const { observe } = require('../repro/record');
+const { Outcome, Tier, endedProcess } = require('../../base/vocabulary');
 
 // Codec b an adapter file: child_process never runs it.
 function adapterNote(meta) {
@@ -40,7 +41,7 @@ async function fullCheck(meta, work, { build, reference, timeoutMs, deadline }) 
     if (o.outOfTime) return { checked: false, outOfTime: true, why: 'the time for it ran out' };
     // The round trip itself failing is ipcfuzz's fault, never a codec's behaviour.
     if (o.fault) return { checked: false, why: `the round trip could not run in ${node}: ${o.fault}` };
-    if (o.record.kind === 'unbuildable') {
+    if (o.record.kind === Outcome.unbuildable) {
       return { checked: false, why: `node ${o.node} cannot build the value: ${o.record.error.message.split('\n')[0]}` };
     }
   }
@@ -49,8 +50,7 @@ async function fullCheck(meta, work, { build, reference, timeoutMs, deadline }) 
     .map(({ tier, signature, where: at, detail }) => ({ tier, signature, where: at, detail }));
   if (!differences.length && !sameRoundTrip(r, b)) {
     // Alike to the comparison, not to the observation (a crash on the other end): still a difference.
-    const failed = (o) => ['crash', 'hang'].includes(o.record.kind);
-    const tier = failed(b) || failed(r) ? 'crash' : 'value';
+    const tier = endedProcess(b.record) || endedProcess(r.record) ? Tier.crash : Tier.value;
     differences.push({ tier, signature: `${tier}/fork/round-trip`, where, detail: 'the two round trips end differently' });
   }
   const reachable = differences.length > 0;
@@ -59,7 +59,7 @@ async function fullCheck(meta, work, { build, reference, timeoutMs, deadline }) 
   return {
     checked: true, reachable, differences, build: side(build, b), reference: side(reference, r),
     // The receiver, not the sender, crashed or hung: a peer's message takes a process down.
-    peerCrash: reachable && ['crash', 'hang'].includes(b.record.kind) && b.record.at === 'receiver',
+    peerCrash: reachable && endedProcess(b.record) && b.record.at === 'receiver',
     note: reachable ? '' : adapterNote(meta),
   };
 }

@@ -17,7 +17,6 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { resolveNode, probeNode } = require('../../base/binaries');
 const { FindingStore, writeAtomic } = require('../recorder');
-const { tiers } = require('../../oracle/compare');
 const { pieces } = require('../../oracle/channel');
 const { observe } = require('../repro/record');
 const { codecRepro, modulePath, operationOf } = require('../repro/codec');
@@ -27,6 +26,10 @@ const { fromValue } = require('./script');
 const { platform } = require('./round-trip');
 const { issueMarkdown } = require('../issue-report');
 const { titleOf } = require('../words');
+const { Tier, tiers } = require('../../base/vocabulary');
+
+// The tiers of a difference in sending that what child.send() did shows first.
+const kSentTiers = [Tier.crash, Tier.acceptance, Tier.errorIdentity, Tier.effects];
 
 const referenceVersion = '26.3.1';
 const kDefaultTimeoutMs = 10_000;
@@ -45,9 +48,9 @@ function observationsOf(meta) {
   if (!fromValue(meta.type)) return ['received'];
   const op = meta.signature.split('/')[1];
   const { a, b } = meta.outcomes?.serialize ?? {};
-  const sending = op === 'serialize' && (meta.tier !== 'effects' || a?.kind !== b?.kind);
-  const first = meta.tier === 'effects' && !sending ? (op === 'serialize' ? 'effects' : 'receivedEffects') :
-    sending && ['crash', 'acceptance', 'error-identity', 'effects'].includes(meta.tier) ? 'sent' : 'received';
+  const sending = op === 'serialize' && (meta.tier !== Tier.effects || a?.kind !== b?.kind);
+  const first = meta.tier === Tier.effects && !sending ? (op === 'serialize' ? 'effects' : 'receivedEffects') :
+    sending && kSentTiers.includes(meta.tier) ? 'sent' : 'received';
   const world = meta.input?.recipe && /"side":\s*"(receive|both)"/.test(JSON.stringify(meta.input.recipe));
   return [first, ...['sent', 'received', 'effects', ...(world ? ['receivedEffects'] : [])].filter((o) => o !== first)];
 }
@@ -140,10 +143,10 @@ async function judge(meta, work, { build, reference, timeoutMs, deadline }) {
         `${clip(differs.build)}; node ${full.reference.version} (the JavaScript codec): ${clip(differs.reference)}`,
     };
   }
-  const unseen = meta.tier === 'bytes' ? 'not observable by this check: child_process shows what arrives, not the ' +
+  const unseen = meta.tier === Tier.bytes ? 'not observable by this check: child_process shows what arrives, not the ' +
     'bytes a codec writes; ' : 'no: ';
   return {
-    checked: true, reachable: false, observe: first.observe, by: 'repro-fork.js', observable: meta.tier !== 'bytes',
+    checked: true, reachable: false, observe: first.observe, by: 'repro-fork.js', observable: meta.tier !== Tier.bytes,
     build: sideOf(build, first.seen), reference: sideOf(reference, first.seen),
     verdict: `reachable: ${unseen}through child_process, node ${full.build.version} and node ` +
       `${full.reference.version} (the JavaScript codec) saw the same${seenAlike ? `: ${seenAlike}` : ''}` +

@@ -22,6 +22,7 @@ const { inspect } = require('node:util');
 const { channelTree, pieces, writeAll, SENTINEL } = require('../../oracle/channel');
 const { onLines, onJsonLines, afterOutput } = require('../../base/json-lines');
 const { describeError } = require('../../base/errors');
+const { Outcome } = require('../../base/vocabulary');
 
 const kDefaultTimeoutMs = 10_000;
 const kStderrTail = 2048;
@@ -69,7 +70,7 @@ function parentRole(input, file) {
   try {
     built = input.make(effects);
   } catch (err) {
-    report({ event: 'unbuildable', error: describeError(err) });
+    report({ event: Outcome.unbuildable, error: describeError(err) });
     return;
   }
   // A value module that never returns is no hang of the codec.
@@ -83,7 +84,7 @@ function parentRole(input, file) {
       fn();
       return true;
     } catch (err) {
-      report({ event: 'unbuildable', error: { ...describeError(err), message: `${when}: ${describeError(err).message}` } });
+      report({ event: Outcome.unbuildable, error: { ...describeError(err), message: `${when}: ${describeError(err).message}` } });
       return false;
     }
   };
@@ -114,7 +115,7 @@ function receivingWorld(input, report) {
     input.world(effects).setup();
   } catch (err) {
     const error = describeError(err);
-    report({ event: 'unbuildable', error: { ...error, message: `the recipe's receiving setup threw: ${error.message}` } });
+    report({ event: Outcome.unbuildable, error: { ...error, message: `the recipe's receiving setup threw: ${error.message}` } });
     return null;
   }
   effects.codecRunning = true;
@@ -182,7 +183,8 @@ function observe(input, { file, timeoutMs = kDefaultTimeoutMs }) {
       if (e.event === 'forked') s.childPid = e.pid;
       else if (e.event === 'message') [s.messages, s.texts] = [[...s.messages, e.tree], [...s.texts, e.text]];
       else if (e.event === 'receive-error') s.errors.push(e.error);
-      else if (['built', 'sent', 'send-error', 'unbuildable', 'next', 'written', 'write-error', 'child-exit', 'pong']
+      else if (['built', 'sent', 'send-error', Outcome.unbuildable, 'next', 'written', 'write-error', 'child-exit',
+        'pong']
         .includes(e.event)) s[e.event] = e;
       if (e.effects) s.effects = e.effects;
       if (e.receivedEffects) s.receivedEffects = e.receivedEffects;
@@ -246,29 +248,32 @@ function observe(input, { file, timeoutMs = kDefaultTimeoutMs }) {
 
 const childCrashed = (s) => s['child-exit'] && (s['child-exit'].signal || s['child-exit'].code);
 const exitText = ({ code, signal }) => (signal ? `killed by ${signal}` : `exit ${code}`);
-const crashOf = ({ code, signal }, at, stderr) => ({ kind: 'crash', at, ...(signal ? { signal } : { code }), stderr });
+const crashOf = ({ code, signal }, at, stderr) =>
+  ({ kind: Outcome.crash, at, ...(signal ? { signal } : { code }), stderr });
 
 function valueRecord(s, { timedOut, timeoutMs, tail }) {
   // The receiver's, after the sender's: one list, compared as a whole.
   const effects = [...s.effects, ...(s.receivedEffects ?? []).map((e) => `${kReceiving}${e}`)];
-  if (s.unbuildable) return { kind: 'unbuildable', error: s.unbuildable.error };
+  if (s.unbuildable) return { kind: Outcome.unbuildable, error: s.unbuildable.error };
   if (!s.built && timedOut) {
-    return { kind: 'unbuildable', error: { name: 'Error', message: `building the value did not finish in ${timeoutMs} ms` } };
+    return { kind: Outcome.unbuildable, error: { name: 'Error', message: `building the value did not finish in ${timeoutMs} ms` } };
   }
   const failed = s['send-error'];
-  if (failed) return { kind: 'reject', at: 'sender', error: failed.error, how: failed.how, effects };
-  if (!s.sent) return timedOut ? { kind: 'hang', at: 'sender', ms: timeoutMs } : crashOf(s.parentExit, 'sender', tail);
-  if (s.messages.length) return { kind: 'ok', messages: s.messages, effects };
-  if (s.errors.length) return { kind: 'reject', at: 'receiver', error: s.errors[0], effects };
+  if (failed) return { kind: Outcome.reject, at: 'sender', error: failed.error, how: failed.how, effects };
+  if (!s.sent) {
+    return timedOut ? { kind: Outcome.hang, at: 'sender', ms: timeoutMs } : crashOf(s.parentExit, 'sender', tail);
+  }
+  if (s.messages.length) return { kind: Outcome.ok, messages: s.messages, effects };
+  if (s.errors.length) return { kind: Outcome.reject, at: 'receiver', error: s.errors[0], effects };
   if (childCrashed(s)) return crashOf(s['child-exit'], 'receiver', tail);
   if (s.parentExit) return { ...crashOf(s.parentExit, 'sender', tail), afterSend: true };
-  return { kind: 'hang', at: 'receiver', ms: timeoutMs };
+  return { kind: Outcome.hang, at: 'receiver', ms: timeoutMs };
 }
 
 function bytesRecord(s, { timedOut, ms, tail }) {
   if (s.parentExit && !s.next) return crashOf(s.parentExit, 'receiver', tail);
-  if (timedOut && !s.next) return { kind: 'hang', at: 'receiver', ms, messages: s.messages, errors: s.errors };
-  return { kind: 'ok', messages: s.messages, errors: s.errors, next: Boolean(s.next) };
+  if (timedOut && !s.next) return { kind: Outcome.hang, at: 'receiver', ms, messages: s.messages, errors: s.errors };
+  return { kind: Outcome.ok, messages: s.messages, errors: s.errors, next: Boolean(s.next) };
 }
 
 const errorText = (e) => `${e.name}${e.code ? ` [${e.code}]` : ''}: ${String(e.message).split('\n')[0]}`;
@@ -280,7 +285,7 @@ function judged(record) {
   if (!record) return null;
   const { kind, at, signal, messages, next, effects } = record;
   return JSON.stringify({
-    kind, at, signal, code: kind === 'crash' && !signal ? record.code : undefined,
+    kind, at, signal, code: kind === Outcome.crash && !signal ? record.code : undefined,
     error: record.error && label(record.error), errors: record.errors?.map(label), messages, next, effects,
   });
 }
@@ -296,37 +301,37 @@ function describeObservation(o) {
   const stderr = r.stderr ? r.stderr.split('\n').map((l) => `  stderr: ${l}`) : [];
   const crash = r.signal ? `killed by ${r.signal}` : `exit code ${r.code}`;
   if (o.type === 'value') {
-    if (r.kind === 'unbuildable') return [...lines, `the value cannot be built: ${errorText(r.error)}`];
+    if (r.kind === Outcome.unbuildable) return [...lines, `the value cannot be built: ${errorText(r.error)}`];
     // Always there, so that two observations' lines pair up.
     const receiving = (r.effects ?? []).filter((e) => e.startsWith(kReceiving)).map((e) => e.slice(kReceiving.length));
     const sending = (r.effects ?? []).filter((e) => !e.startsWith(kReceiving));
     const ran = [`parent: user code run while sending: ${sending.join(', ') || 'none'}`,
       ...(receiving.length ? [`child: user code run while receiving: ${receiving.join(', ')}`] : [])];
     if (r.at === 'sender') {
-      if (r.kind === 'reject') {
+      if (r.kind === Outcome.reject) {
         const how = {
           threw: 'threw', callback: 'called back with', 'error event': 'emitted', uncaught: 'raised, uncaught,',
         }[r.how];
         return [...lines, `parent: child.send(value) ${how ?? 'failed:'} ${errorText(r.error)}`, ...ran,
           'child: received nothing'];
       }
-      if (r.kind === 'hang') return [...lines, `parent: child.send(value) did not return within ${r.ms} ms`];
+      if (r.kind === Outcome.hang) return [...lines, `parent: child.send(value) did not return within ${r.ms} ms`];
       return [...lines, `parent: ${r.afterSend ? 'after child.send(value) returned, the parent process ended' :
         'child.send(value) crashed the parent process'}: ${crash}`, ...stderr, 'child: received nothing'];
     }
     const sent = ['parent: child.send(value) returned', ...ran];
-    if (r.kind === 'ok') return [...lines, ...sent, `child: process.on('message') got ${o.texts[0]}`];
-    if (r.kind === 'reject') return [...lines, ...sent, `child: could not read it, uncaught ${errorText(r.error)}`];
-    if (r.kind === 'crash') return [...lines, ...sent, `child: the process crashed receiving it: ${crash}`, ...stderr];
+    if (r.kind === Outcome.ok) return [...lines, ...sent, `child: process.on('message') got ${o.texts[0]}`];
+    if (r.kind === Outcome.reject) return [...lines, ...sent, `child: could not read it, uncaught ${errorText(r.error)}`];
+    if (r.kind === Outcome.crash) return [...lines, ...sent, `child: the process crashed receiving it: ${crash}`, ...stderr];
     return [...lines, ...sent, `child: nothing arrived within ${r.ms} ms`];
   }
   const wrote = `child: wrote the bytes into its end of the channel (fd 3) in ${o.writes} ` +
     `write${o.writes === 1 ? '' : 's'}, then sent ${JSON.stringify(SENTINEL)}`;
-  if (r.kind === 'crash') return [...lines, wrote, `parent: the process crashed reading them: ${crash}`, ...stderr];
+  if (r.kind === Outcome.crash) return [...lines, wrote, `parent: the process crashed reading them: ${crash}`, ...stderr];
   const got = r.messages.length ? `parent: received ${r.messages.length} message${r.messages.length === 1 ? '' : 's'}: ` +
     `${o.texts.join('; ')}` : 'parent: received no message';
   const raised = r.errors.map((e) => `parent: uncaught ${errorText(e)}`);
-  if (r.kind === 'hang') return [...lines, wrote, got, ...raised, 'parent: stopped answering'];
+  if (r.kind === Outcome.hang) return [...lines, wrote, got, ...raised, 'parent: stopped answering'];
   return [...lines, wrote, got, ...raised,
     `parent: the message sent after them ${r.next ? 'arrived' : 'did not arrive'}`];
 }
@@ -368,7 +373,7 @@ async function supervise(input, { reference, file }) {
   const against = flag('against');
   const base = against ? await observeIn(against, file, timeoutMs) : reference;
   console.log(describeObservation(seen).join('\n'));
-  if (seen.fault || !seen.record || seen.record.kind === 'unbuildable' || !base || base.fault || !base.record) {
+  if (seen.fault || !seen.record || seen.record.kind === Outcome.unbuildable || !base || base.fault || !base.record) {
     const why = !base ? 'no reference recorded: run it again with --against <a node 26.3.1 binary>' :
       base.fault ? `the reference run failed: ${base.fault}` : 'this run shows nothing to compare';
     console.log(`cannot compare: ${why}`);

@@ -10,6 +10,8 @@ const { compileWorld } = require('../../recipes/codegen');
 const { pieces } = require('../../oracle/channel');
 const { sourceOf } = require('./printed');
 const { valueSource } = require('./fork');
+const { capabilitiesOf } = require('../../codecs');
+const { Tier } = require('../../base/vocabulary');
 
 const codecsDir = path.join(__dirname, '..', '..', 'codecs');
 
@@ -32,13 +34,13 @@ function operationOf(meta) {
   const op = meta.signature.split('/')[1];
   if (meta.type === 'frame' || meta.type === 'stream') return { observe: 'reads', pieces: pieces(meta.input) };
   if (meta.type === 'roundtrip') return { observe: 'reencoded', frame: meta.outcomes.serialize.a.bytes };
-  if (op === 'deserialize' && meta.tier === 'roundtrip') return { observe: 'readBack' };
+  if (op === 'deserialize' && meta.tier === Tier.roundtrip) return { observe: 'readBack' };
   if (op === 'deserialize') {
     const producer = /decode (a|b)'s frame/.exec(meta.where)?.[1] ?? 'a';
     const frame = meta.outcomes.serialize[producer].bytes;
-    return { observe: meta.tier === 'effects' ? 'readEffects' : 'read', frame };
+    return { observe: meta.tier === Tier.effects ? 'readEffects' : 'read', frame };
   }
-  return { observe: meta.tier === 'effects' ? 'effects' : 'written' };
+  return { observe: meta.tier === Tier.effects ? 'effects' : 'written' };
 }
 
 const pooled = (source) => /pool: true(,| };)$/m.test(source ?? '');
@@ -100,8 +102,7 @@ const block = (head, text) => `${head} {\n${text.split('\n').map((l) => (l ? `  
 // The line that loads the codec under test: the binary's own binding for
 // `native`, else its adapter module; --codec=FILE loads another in its place.
 function codecLine(codec) {
-  const load = codec === 'native' ? 'require(\'internal/test/binding\').internalBinding(\'ipc_serdes\')' :
-    `require(${JSON.stringify(modulePath(codec))})`;
+  const load = capabilitiesOf(codec).script ?? `require(${JSON.stringify(modulePath(codec))})`;
   return ['const file = process.argv.find((arg) => arg.startsWith(\'--codec=\'))?.slice(\'--codec=\'.length);',
     `const codec = build(() => (file ? require(file) : ${load}));`];
 }
@@ -121,7 +122,7 @@ function codecRepro(meta, { title, expected }) {
   const builds = value && !['reencoded', 'read', 'readEffects'].includes(operation.observe);
   const receives = world && !['written', 'effects'].includes(operation.observe);
   return [`// ${title}`,
-    `// node --expose-internals repro.js: ${codec === 'native' ? 'internalBinding(\'ipc_serdes\')' : codec} called ` +
+    `// node --expose-internals repro.js: ${capabilitiesOf(codec).script ? 'internalBinding(\'ipc_serdes\')' : codec} called ` +
       'directly; exit 0 if it does what',
     '// Node.js 26.3.1\'s codec did (recorded below), 1 if not, 2 if it cannot run. --codec=FILE: an adapter instead.',
     sourceOf('build'), ...codecLine(codec), '',
