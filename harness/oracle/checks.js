@@ -4,9 +4,9 @@
 // ([side, request] pairs, see ops.js) and gets their outcomes back, so the
 // same check runs against worker processes (async) or in-process (sync).
 
-const { compareOutcomes, compareReads, bytesAsReadBack } = require('./compare');
+const { compareOutcomes, compareReads, bytesAsReadBack, keysAGetterChanged } = require('./compare');
 const { roundtripDifferences } = require('./roundtrip');
-const { tampered, receivingWorld } = require('../recipes/steps');
+const { tampered, receivingWorld, getterChangesKeys } = require('../recipes/steps');
 const { payloadRequest, kFrame, frameOf } = require('./ops');
 const { Outcome } = require('../base/vocabulary');
 
@@ -53,6 +53,7 @@ function* value(input) {
     const [readA, readB] = ['a', 'b'].map((producer) => decodeOf(producer, 'a')?.tree);
     const written = [frameOf(sa), frameOf(sb)];
     differences.forEach((d, i) => { differences[i] = bytesAsReadBack(d, readA, readB, written); });
+    if (getterChangesKeys(input.recipe)) keysAGetterChanged(differences);
   }
   differences.push(...roundtripDifferences(input, { a: sa, b: sb }, decodeOf));
   return { type: 'value', input, outcomes, differences };

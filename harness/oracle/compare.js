@@ -415,6 +415,23 @@ function keysApart(ka, kb) {
   return only.length ? `(${only.join(', ')})` : '(order)';
 }
 
+// The differences of a value whose host object has a getter that changes its
+// other keys (steps.js getterChangesKeys), named by that mechanism: the
+// named keys one frame holds and the other does not, whichever they are
+// and whichever side holds them, are `object.props (keys a getter
+// changed)`, and the named getters one codec ran because it copied such a
+// key are part of it, not a difference of their own. In place.
+function keysAGetterChanged(differences) {
+  const keys = differences.findIndex((d) => /^bytes\/serialize\/object\.props \((named key only in [ab](, )?)+\)$/
+    .test(d.signature));
+  if (keys === -1) return;
+  const d = differences[keys];
+  differences[keys] = { ...d, signature: 'bytes/serialize/object.props (keys a getter changed)' };
+  for (let i = differences.length - 1; i >= 0; i--) {
+    if (/^effects\/serialize\/[ab] get \(named key\)$/.test(differences[i].signature)) differences.splice(i, 1);
+  }
+}
+
 // The causes a signature names: one, or the parts of a difference named by
 // two (keys of two classes apart, user code each side ran and the other did
 // not), each as a signature of its own.
@@ -522,6 +539,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
-  printed, effectClass, effectsCause, bytesAsReadBack, partsOf,
+  printed, effectClass, effectsCause, bytesAsReadBack, keysAGetterChanged, partsOf,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference,
 };

@@ -83,4 +83,22 @@ function receivingWorld(recipe) {
   return worlds.get(recipe);
 }
 
-module.exports = { tampered, changesSharedState, spoilsProcess, stepsMark, markSteps, receivingWorld };
+// The host objects a copy is made of (a port, a KeyObject, a certificate):
+// the codecs take the keys of one to copy at different times, the native
+// codec before it runs any getter, the JS codec's `{ ...object }` key by key.
+const copiedHosts = new Set(['port', 'host']);
+const keyChanges = new Set(['define', 'delete', 'set']);
+
+// Whether a recipe has a getter on a copied host object that changes another
+// of its keys (deletes it, defines it, hides it or shows it): then which keys
+// each codec copies is that getter's doing, whichever key and whichever way.
+function getterChangesKeys(recipe) {
+  if (!isObject(recipe)) return false;
+  return recipeNodes(recipe).some((node) => copiedHosts.has(node.k) && (node.tamper ?? []).some((step) =>
+    step?.op === 'define' && (step.get?.then ?? []).some((then) => keyChanges.has(then?.op) && then.on === undefined &&
+      JSON.stringify(then.key) !== JSON.stringify(step.key))));
+}
+
+module.exports = {
+  tampered, changesSharedState, spoilsProcess, stepsMark, markSteps, receivingWorld, getterChangesKeys,
+};

@@ -272,6 +272,21 @@ describe('FindingRecorder with reduction (js against native)', function () {
       assert.deepEqual([...plain.findings.keys()], ['effects/serialize/a get (symbol key)']);
     });
 
+  // The native codec takes a host object's keys before it runs any getter, the JS codec's spread key by key.
+  it('names a getter that changes its host object\'s other keys one way, whichever key and whichever way',
+    async function () {
+      const deletes = { k: 'port', props: [['x', { k: 'number', v: 1 }], ['visible', { k: 'number', v: 2 }]],
+        tamper: [{ op: 'define', key: 'x', get: { then: [{ op: 'delete', key: 'visible' }] } }] };
+      const shows = { k: 'host', type: 'secret-key', props: [['visible', { k: 'null' }]], tamper: [
+        { op: 'define', key: 'a', get: {}, enumerable: false },
+        { op: 'define', key: 'visible', get: { then: [{ op: 'define', key: 'a', get: {} }] } }] };
+      for (const recipe of [deletes, shows]) {
+        const result = await session.check('value', { recipe });
+        assert.deepEqual(result.differences.map((d) => d.signature),
+          ['bytes/serialize/object.props (keys a getter changed)']);
+      }
+    });
+
   it('traces what a built-in prototype\'s value changed in the receiving process to the codec that read it',
     async function () {
       // js reads DataView's element size through Function.prototype and decodes fewer bytes, or copies an empty view.
