@@ -42,6 +42,7 @@ const { spawnTarget, jobsPerTarget, availableCores } = require('../fuzzers/jazze
 const coverage = require('../harness/observe/coverage');
 const { Trace } = require('../harness/observe/trace');
 const { Outcome } = require('../harness/base/vocabulary');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 // fast-check's trace holds one record in this many.
 const kTraceEvery = 10;
@@ -67,7 +68,7 @@ function recordChecks(session, trace) {
   session.onChecked = (check, input) => trace.writeCheck(check, input, codecs);
 }
 
-// IPCFUZZ_SCREENED=skip leaves out the inputs the crash screen sends
+// IPCFUZZ_SKIP_SCREENED=1 leaves out the inputs the crash screen sends
 // to the per-operation path (see harness/run/batches.js): the crash tax is the
 // difference it makes. With a warm-up, the run fuzzes that many seconds
 // first, in the same processes, and is timed from its first progress after
@@ -187,10 +188,10 @@ async function main() {
   const engines = { 'fast-check': fastCheck, jazzer };
   if (!engines[values.engine]) throw new Error(`--engine must be one of ${Object.keys(engines).join(', ')}`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-bench-'));
-  // IPCFUZZ_SCREENED is the bench's own knob (bench/throughput.js), read by the Jazzer.js target too.
-  const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: 10_000,
+  // IPCFUZZ_SKIP_SCREENED is the bench's own knob (bench/throughput.js), read by the Jazzer.js target too.
+  const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' }, timeoutMs: kCallTimeoutMs,
     workerFlags: values['worker-flags'].split(' ').filter(Boolean),
-    skipScreened: process.env.IPCFUZZ_SCREENED === 'skip' });
+    skipScreened: process.env.IPCFUZZ_SKIP_SCREENED === '1' });
   const trace = new Trace(values.trace, { every: values.engine === 'fast-check' ? kTraceEvery : 1 });
   try {
     session.observe(coverage.collectInto(path.join(scratch, 'coverage')));

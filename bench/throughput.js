@@ -64,8 +64,8 @@ const whyFailed = (err) => err.message.split('\n').find((line) => line.startsWit
 
 async function engineRun({ engine, target, screened, seconds, seed, trace, findings, timed = true }) {
   const env = { ...process.env };
-  if (screened) env.IPCFUZZ_SCREENED = screened;  // a knob of the bench alone
-  else delete env.IPCFUZZ_SCREENED;
+  if (screened === 'skip') env.IPCFUZZ_SKIP_SCREENED = '1';  // a knob of the bench alone
+  else delete env.IPCFUZZ_SKIP_SCREENED;
   const warmUp = engine === 'fast-check' && timed ? ['--warm-up', String(kWarmUpSeconds)] : [];
   const child = spawn(process.execPath, [path.join(__dirname, 'engine-run.js'), '--engine', engine, '--target', target,
     '--seconds', String(seconds), '--seed', String(seed), '--trace', trace, '--findings', findings, ...warmUp],

@@ -18,6 +18,7 @@ const { runProperties } = require('../properties/engine');
 const { summarize } = require('./stats');
 const { checkTime } = require('./deadline');
 const fmt = require('./format');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 const run = promisify(execFile);
 const mutantsDir = path.join(__dirname, '..', 'harness', 'mutants');
@@ -26,7 +27,7 @@ const engines = ['fast-check', 'jazzer'];
 async function fastCheckHunt(name, { seed, cap }) {
   const { base, expect } = catalog[name];
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `ipcfuzz-bench-hunt-${name}-`));
-  const session = new Session({ a: { codec: base }, b: { codec: path.join(mutantsDir, `${name}.js`) }, timeoutMs: 10_000 });
+  const session = new Session({ a: { codec: base }, b: { codec: path.join(mutantsDir, `${name}.js`) }, timeoutMs: kCallTimeoutMs });
   const started = Date.now();
   let found = null;
   try {

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { EnvironmentError, UsageError } = require('../harness/base/errors');
 const { defaultVersion } = require('../harness/base/binaries');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 const commands = {
   info: './commands/info',
@@ -31,7 +32,8 @@ const sideFlags = {
   'base-node': { type: 'string', value: 'PATH|VERSION', shown: 'as --node', help: 'node binary for codec a' },
   known: { type: 'string', value: 'FILE', shown: 'known-differences.json', help: 'known-differences list' },
   'no-known': { type: 'boolean', default: false, help: 'report every difference, known or not' },
-  timeout: { type: 'string', default: '10000', value: 'MS', help: 'a codec call taking longer is a hang' },
+  timeout: { type: 'string', default: String(kCallTimeoutMs), value: 'MS',
+    help: 'a codec call taking longer is a hang' },
 };
 
 const codecHelp = 'CODEC is js, native, builtin, or the path of an adapter module (see docs/adapters.md).';

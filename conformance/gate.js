@@ -10,6 +10,7 @@ const { classify } = require('../harness/oracle/known');
 const { loadCases, describeBinaries } = require('./runner');
 const { wireChecks, handshake, skewReason } = require('./interop');
 const { Tier } = require('../harness/base/vocabulary');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 const checkOf = (vector) => (vector.kind === 'recipe' ? 'value' : vector.kind);
 
@@ -46,7 +47,7 @@ async function gateVectors(collector) {
 // The runtimes stage (gate --runtime deno ...): whether codec b's binary and
 // each runtime can talk through child_process, parent and child each way, in
 // both serializations. One case per pair and mode; a pair that cannot talk fails it.
-async function gateRuntimes(collector, specs, { timeoutMs = 10_000 } = {}) {
+async function gateRuntimes(collector, specs, { timeoutMs = kCallTimeoutMs } = {}) {
   const binaries = describeBinaries([collector.session.sides.b.node], specs);
   const [node, ...runtimes] = binaries;
   const wire = await wireChecks(binaries, { timeoutMs });

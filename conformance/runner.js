@@ -28,6 +28,7 @@ const { channelDifferences } = require('../harness/oracle/channel-differences');
 const { programs } = require('./e2e/plan');
 const { runForkColumn, programExpectation, stopAll } = require('./e2e/driver');
 const { Outcome } = require('../harness/base/vocabulary');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 // Recipes of top-level values child_process.send refuses before any codec sees them.
 const unsendable = new Set(['undefined', 'bigint', 'symbol', 'function']);
@@ -252,7 +253,7 @@ async function inParallel(items, limit, deadline, fn) {
 // Columns not finished by the deadline are left out and listed in `skipped`;
 // their processes are killed.
 async function runConformance(options) {
-  const { known, timeoutMs = 10_000, onColumn = () => {}, deadline = Infinity } = options;
+  const { known, timeoutMs = kCallTimeoutMs, onColumn = () => {}, deadline = Infinity } = options;
   const parallel = options.parallel ?? os.availableParallelism();
   const binaries = describeBinaries(options.nodes, options.runtimes);
   const { vectors, programRows } = loadCases(options);

@@ -5,9 +5,9 @@
 // seed, and checked many at a time (session.checkMany), the next turn drawn
 // while this one is checked. An input whose difference has a signature not
 // known and not found before is then run again by fc.check at its place in
-// the turn (its `path`), which shrinks it towards that same signature, so a
-// long run reports distinct problems; the turn then goes on with the inputs
-// after it.
+// the turn (its `path`), which stops there without shrinking it: the
+// recorder reduces it (findings/reduce.js), one shrinker, not two in series.
+// The turn then goes on with the inputs after it.
 
 const fc = require('fast-check');
 const { properties, runProperty } = require('./definitions');
@@ -30,7 +30,7 @@ const kReduceTailMs = 3000;
 // options: { session, known, seed, seconds | runs, only: [names], store, onProgress,
 //            until(summary): stop early once it returns true,
 //            path: replay the counterexample of a finding: with its seed and
-//            a single property, one turn that follows fast-check's shrink path }
+//            a single property, one turn that runs to that counterexample }
 // A difference already saved in the store counts as seen again, and one that
 // does not stand in fresh processes (confirm.js) as history-dependent: neither
 // is a finding. Once the session is closed the run ends with what it has.
@@ -175,7 +175,7 @@ const kLate = Symbol('late');
 
 // Goes through a turn's results in order, as they come, from `turn.next` up
 // to the first with a new signature, as fc.check would, and lets fc.check
-// replay and shrink that one; `rest` says the turn goes on after it (from
+// replay that one; `rest` says the turn goes on after it (from
 // turn.next) once the finding is settled: the inputs after a run's first
 // findings (a shared defect, met in most first turns) are not lost.
 async function checkTurn(turn, options) {
@@ -193,7 +193,7 @@ async function checkTurn(turn, options) {
       if (!result) continue;
       const fresh = unseen(result, state, name);
       if (!fresh.length) continue;
-      // Its confirmation's fresh workers boot while fc.check shrinks it, and
+      // Its confirmation's fresh workers boot while it is replayed and reduced, and
       // the rest of this turn and the turns drawn ahead wait (batches.js).
       options.session.bootFresh();
       options.session.batches.pause();
@@ -226,7 +226,7 @@ function lateAt(deadline) {
   return { promise, clear: () => clearTimeout(timer) };
 }
 
-// target: the signature to shrink towards when the turn's first input (at
+// target: the signature to stop at when the turn's first input (at
 // `path`) has already been counted; otherwise the first new one met.
 async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path, target = null }) {
   // Given a target, the first input run (the one at `path`) was counted in its turn already.
@@ -242,17 +242,19 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     counting = true;
     if (target === null && fresh.length) target = fresh[0].signature;
     // Once chosen, the target keeps failing even if another engine sharing the
-    // store saves it meanwhile: otherwise every shrink step would pass.
+    // store saves it meanwhile.
     return !result.differences.some((d) => d.signature === target);
   };
   const details = await fc.check(fc.asyncProperty(property.arbitrary, predicate), {
     seed,
     numRuns,
     ...(path === undefined ? {} : { path }),
+    // The recorder reduces what fails: fast-check's own shrinking would be a second shrinker before it.
+    endOnFailure: true,
     interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
     markInterruptAsFailure: false,
   });
-  const runs = details.numRuns;  // shrinking steps are not runs
+  const runs = details.numRuns;
   try {
     if (fatal) throw fatal;
     // Interrupted by the budget before a counterexample was shrunk: nothing to report.

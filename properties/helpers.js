@@ -4,12 +4,13 @@
 const { Session } = require('../harness/run/session');
 const { loadKnown } = require('../harness/oracle/known');
 const { runProperties } = require('./engine');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 // The seed is fixed so that `make test` is repeatable; IPCFUZZ_SEED varies it.
 const seed = Number(process.env.IPCFUZZ_SEED ?? 20261121);
 
 async function runPair({ a, b, runs, known = loadKnown(), only, until, store }) {
-  const session = new Session({ a, b, timeoutMs: 10_000 });
+  const session = new Session({ a, b, timeoutMs: kCallTimeoutMs });
   try {
     const summary = await runProperties({ session, known, seed, runs, only, until, store });
     return { ...summary, stats: session.stats(), sides: session.sides };

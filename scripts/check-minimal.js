@@ -15,6 +15,7 @@ const { Session } = require('../harness/run/session');
 const { FindingStore } = require('../harness/findings/recorder');
 const { stepsOf, isPairing } = require('../harness/findings/reduce');
 const { UsageError } = require('../harness/base/errors');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 async function checkFolder(session, folder, allowUnreduced) {
   const meta = FindingStore.read(folder);
@@ -51,7 +52,7 @@ async function main(argv) {
   const dir = path.resolve(positionals[0]);
   if (!fs.existsSync(dir)) throw new UsageError(`no findings folder ${positionals[0]}`);
   const session = new Session({ a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node },
-    timeoutMs: 10_000 });
+    timeoutMs: kCallTimeoutMs });
   let failed = 0;
   try {
     for (const folder of FindingStore.list(dir)) {

@@ -20,6 +20,7 @@ const { Session } = require('../harness/run/session');
 const { root } = require('../harness/base/binaries');
 const { loadVectors } = require('../conformance/vectors');
 const { Outcome } = require('../harness/base/vocabulary');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 const kSeed = 2601;
 const kCorruptionsPerFrame = 2;
@@ -43,7 +44,7 @@ async function main() {
     ...vectors.filter((v) => v.kind === 'recipe').map((v) => v.input.recipe),
     ...fc.sample(recipe, { seed: kSeed, numRuns: Number(values.count) }),
   ];
-  const session = new Session({ a: { codec: 'js' }, b: { codec: 'js' }, timeoutMs: 10_000 });
+  const session = new Session({ a: { codec: 'js' }, b: { codec: 'js' }, timeoutMs: kCallTimeoutMs });
   const frames = vectors.filter((v) => v.kind === 'frame').map((v) => Buffer.from(v.input.bytes, 'hex'));
   try {
     for (const r of recipes) {

@@ -20,6 +20,7 @@ const { loadKnown } = require('../harness/oracle/known');
 const { FindingStore, FindingRecorder } = require('../harness/findings/recorder');
 const { root } = require('../harness/base/binaries');
 const { frameSeed } = require('../fuzzers/jazzer/inputs');
+const { kCallTimeoutMs } = require('../harness/base/defaults');
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -35,7 +36,7 @@ async function main() {
   const dir = path.resolve(positionals[0] ?? path.join(root, 'corpus', 'native'));
   const files = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
   const session = new Session({
-    a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: 10_000,
+    a: { codec: values.a, node: values.node }, b: { codec: values.b, node: values.node }, timeoutMs: kCallTimeoutMs,
   });
   // Every difference stands: the frame check has no process history to rule out.
   const store = new FindingStore(values.out);

@@ -16,6 +16,7 @@ const { parseRuntime } = require('../../harness/base/runtimes');
 const { runConformance, loadCases } = require('../../conformance/runner');
 const { writeReports } = require('../../conformance/report');
 const { totals, failures, cellLabel, columnName, legend } = require('../../conformance/report/matrix');
+const { kCallTimeoutMs } = require('../../harness/base/defaults');
 
 const defaultReportDir = path.join(root, '.ipcfuzz', 'conformance');
 
@@ -31,7 +32,8 @@ const flags = {
   'no-fork': { type: 'boolean', default: false, help: 'skip the child_process columns' },
   known: { type: 'string', value: 'FILE', shown: 'known-differences.json', help: 'known-differences list' },
   'no-known': { type: 'boolean', default: false, help: 'report every difference, known or not' },
-  timeout: { type: 'string', default: '10000', value: 'MS', help: 'a codec call taking longer is a hang' },
+  timeout: { type: 'string', default: String(kCallTimeoutMs), value: 'MS',
+    help: 'a codec call taking longer is a hang' },
   runtime: { type: 'string', multiple: true, value: 'deno|bun|NAME@VERSION', shown: 'none',
     help: 'runtimes to fork with, repeated or comma-separated' },
   budget: { type: 'string', value: 'SECONDS', shown: 'no limit',

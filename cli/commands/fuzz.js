@@ -18,9 +18,9 @@ const { root } = require('../../harness/base/binaries');
 const coverage = require('../../harness/observe/coverage');
 const { isSharedDefect } = require('../../harness/oracle/roundtrip');
 const { checkRun, reachLine, reachSeconds, reviewRun, titleLine } = require('../reach');
+const { kGraceSeconds } = require('../../harness/base/defaults');
 
 const engineNames = ['fast-check', 'jazzer', 'all'];
-const kGraceSeconds = 3;
 const propertyNames = ['value', 'roundtrip', 'frame', 'stream'];
 const targetNames = ['value', 'frame', 'stream'];
 

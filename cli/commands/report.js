@@ -16,13 +16,15 @@ const { checkFinding, referenceVersion } = require('../../harness/findings/reach
 const { fullComparison } = require('../../harness/findings/reach/full');
 const { resolveNode, probeNode } = require('../../harness/base/binaries');
 const { UsageError, EnvironmentError } = require('../../harness/base/errors');
+const { kCallTimeoutMs } = require('../../harness/base/defaults');
 
 const about = 'check a saved finding through child_process again, on the current binaries, and print its issue.md';
 const synopsis = 'FINDING_DIR [--node PATH|VERSION] [--full]';
 const flags = {
   node: { type: 'string', value: 'PATH|VERSION', shown: 'the build the finding was found with',
     help: 'the build under test' },
-  timeout: { type: 'string', default: '10000', value: 'MS', help: 'a round trip taking longer is a hang' },
+  timeout: { type: 'string', default: String(kCallTimeoutMs), value: 'MS',
+    help: 'a round trip taking longer is a hang' },
   full: { type: 'boolean', default: false,
     help: 'also print the full round trip through child_process, what each side received as a canonical tree' },
 };

@@ -21,6 +21,7 @@ const { gateVectors, gateRuntimes } = require('../../conformance/gate');
 const { root } = require('../../harness/base/binaries');
 const { StoppedError } = require('../../harness/base/errors');
 const { checkRun, reachSeconds } = require('../reach');
+const { kGraceSeconds } = require('../../harness/base/defaults');
 
 // The deterministic stages: the same build gives the same verdict on them.
 const kFixedSeed = 20261121;
@@ -30,7 +31,6 @@ const kRunsPerProperty = 300;
 // and target still running is killed.
 const kMinFuzzSeconds = 5;
 const kReportSeconds = 5;
-const kGraceSeconds = 3;
 const kOutOfTime = 'out of time';
 const kSkippedListed = 3;
 

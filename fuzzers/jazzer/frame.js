@@ -1,5 +1,5 @@
 'use strict';
 // Jazzer.js target: bytes -> frame -> a fresh framer of each codec, in one read.
-const { fuzzOne } = require('./target');
+const { targetOfThisProcess } = require('./target');
 
-module.exports.fuzz = (data) => fuzzOne('frame', data);
+module.exports.fuzz = (data) => targetOfThisProcess().fuzzOne('frame', data);

@@ -1,5 +1,5 @@
 'use strict';
 // Jazzer.js target: bytes -> read sizes + stream -> each codec's framer, read by read.
-const { fuzzOne } = require('./target');
+const { targetOfThisProcess } = require('./target');
 
-module.exports.fuzz = (data) => fuzzOne('stream', data);
+module.exports.fuzz = (data) => targetOfThisProcess().fuzzOne('stream', data);

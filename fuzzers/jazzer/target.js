@@ -24,92 +24,18 @@ const { runEventLoopOnce } = require('../../harness/run/fork-server');
 const { Trace } = require('../../harness/observe/trace');
 const coverage = require('../../harness/observe/coverage');
 const { Settled, tiers, explainedBy } = require('../../harness/base/vocabulary');
+const { targetOptions } = require('./options');
+const { kCallTimeoutMs, kReduceMs } = require('../../harness/base/defaults');
 
-const env = process.env;
-const info = probe();
-const sides = {
-  a: { codec: env.IPCFUZZ_A ?? 'js', node: env.IPCFUZZ_A_NODE ?? process.execPath, info },
-  b: { codec: env.IPCFUZZ_B ?? 'native', node: process.execPath, info },
-};
-const known = splitByScope(loadKnown(env.IPCFUZZ_KNOWN === '' ? null : env.IPCFUZZ_KNOWN), sides).applies;
-const store = env.IPCFUZZ_OUT ? new FindingStore(env.IPCFUZZ_OUT) : null;
-// A reduction takes at most this long: each candidate of a crash costs a
-// worker, and libFuzzer ends a target whose input runs longer than its -timeout.
-const kReduceMs = 5000;
-// On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
-// fuzzer, so that the platform files it with its input.
-const throwOnDifference = env.IPCFUZZ_ON_DIFFERENCE === 'throw';
-// While the platform minimizes a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
-const onlySignature = env.IPCFUZZ_ONLY_SIGNATURE;
-// For the bench only: skips the inputs the crash screen sends to the worker,
-// to show what they cost (bench/engine-run.js). Never set it to fuzz.
-const skipScreened = env.IPCFUZZ_SCREENED === 'skip';
-// The SHA-1s (libFuzzer names a crash input after it) of inputs that ended an
-// earlier process of this run: met again, as when the restart replays the
-// corpus, they run isolated, like the inputs the crash screen knows.
-const crashedBefore = new Set(env.IPCFUZZ_CRASHED?.split(',').filter(Boolean));
-const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
-
-const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
-// What the recorder made of a difference, told to the orchestrator (engine.js) besides a finding.
-const kAnnounced = new Set([Settled.history, Settled.seenAgain, ...explainedBy]);
-// Started by the fuzz command (engine.js), a target ends with it, and its
-// workers and temporary folder with it (harness/base/process-groups.js).
-const endIfOrphaned = orphanCheck(Number(env.IPCFUZZ_STARTER) || null, env.TMPDIR);
 // Jazzer.js --sync never lets the event loop run, and a closed handle is
 // freed only there: the value target closes MessagePorts all the time, and
 // its RSS grew until it passed OSS-Fuzz's limit of 2,560 MB. The loop runs
 // what it has ready every kLoopEvery inputs.
 const kLoopEvery = 256;
-let inputsSinceLoop = 0;
 
-// The run's coverage folder (the fuzz command's, or the bench's): counted here and in the workers.
-const observers = env.IPCFUZZ_COVERAGE_DIR ? [coverage.observe({ dir: env.IPCFUZZ_COVERAGE_DIR })] : [];
-const session = new Session({
-  sides, blocking: true, timeoutMs: Number(env.IPCFUZZ_TIMEOUT ?? 10_000), onLoss: (kind) => announce('worker', kind),
-  // Off only in the tests, to show what an input the screen misses does.
-  useScreen: env.IPCFUZZ_SCREEN !== 'off', observers,
-});
-// For the bench only (bench/engine-run.js): a random tenth of this process's
-// inputs and every heavy one, numbered and weighted (harness/observe/trace.js), each
-// with its check when that ran in this process, its native side in a worker
-// if the crash screen knows its shape (`screened`), or whole in its worker
-// apart, or gave the result it gives again (checked-before.js): the codec
-// calls the input stands for. One that ended an earlier process (every
-// request of it in a worker) is a number alone.
-const trace = env.IPCFUZZ_TRACE ? new Trace(env.IPCFUZZ_TRACE, { every: 10 }) : null;
-const codecs = { a: sides.a.codec, b: sides.b.codec };
-let inputNumber = 0;
-let checked = null;
-if (trace) {
-  session.onChecked = (type, input, screened) => { checked = { input, screened }; };
-  // An interrupted target ends without it (see harness/observe/trace.js); a target run for -runs does not.
-  process.on('exit', () => trace.flush());
-}
-function traceInput(type, input) {
-  inputNumber++;
-  const w = trace?.checkWeight(type, input);
-  if (w) {
-    const n = inputNumber;
-    trace.add(checked?.input === input ?
-      trace.checkLine(type, input, codecs, checked.screened ? { n, w, screened: true } : { n, w }) :
-      `${JSON.stringify({ n, w })}\n`);
-  }
-  checked = null;
-}
-
-// A reduction's candidates run in workers: one may crash a codec where the input did not.
-const recorder = new FindingRecorder({
-  known, store, sides, skipSaved: true, reduction: { ms: kReduceMs },
-  check: (type, input) => session.check(type, input, { isolate: true }),
-  confirm: (type, input, d) => session.confirm(type, input, d),
-});
-
-// The differences of one input that are not known.
-function unknownDifferences(type, input) {
-  const result = session.check(type, input);
-  return { result, unknown: classify(result.differences, known).filter((d) => !d.known) };
-}
+const announce = (what, detail) => process.stderr.write(`ipcfuzz-${what}\t${detail}\n`);
+// What the recorder made of a difference, told to the orchestrator (engine.js) besides a finding.
+const kAnnounced = new Set([Settled.history, Settled.seenAgain, ...explainedBy]);
 
 // The crash the platform files: its first line names one difference (the
 // first tier, then signature), and the throwing frame is a function named
@@ -124,45 +50,130 @@ function raiseDifference(fresh) {
   frame[head.signature]();
 }
 
-// Runs one fuzz input of a target (value, frame or stream: the check it runs);
+// A target of the options options.js reads (its session, store and recorder
+// made here, not at require time): { fuzzOne(target, data) }, which runs one
+// fuzz input of a target (value, frame or stream: the check it runs);
 // inputs.js maps the fuzzer's bytes to that check's input.
-function fuzzOne(target, data) {
-  endIfOrphaned();
-  if (++inputsSinceLoop === kLoopEvery) {
-    inputsSinceLoop = 0;
-    runEventLoopOnce();
-  }
-  const type = target;
-  const toInput = inputs[target];
-  if (throwOnDifference) {
-    const { unknown } = unknownDifferences(type, toInput(data));
-    const raised = unknown.filter((d) => !onlySignature || d.signature === onlySignature);
-    if (raised.length) raiseDifference(raised);
-    return;
-  }
-  const input = toInput(data);
-  if (skipScreened && session.screened(input, type)) {
-    traceInput(type, input);
-    return;
-  }
-  const first = session.check(type, input, { isolate: crashed(data) });
-  traceInput(type, input);
-  const { fresh, seenAgain } = recorder.sort(first);
-  for (const difference of seenAgain) {
-    if (recorder.seenAgain.get(difference.signature) > 1) continue;
-    // A result given again holds its differences alone: the whole one, should the finding be written anew.
-    recorder.countAgain(() => session.checkInFull(type, input), difference);
-    announce(Settled.seenAgain, difference.signature);
-  }
-  if (!fresh.length) return;
-  // Spelled out only for an input with a new difference: this runs for every input.
-  const origin = { engine: 'jazzer', target, input: Buffer.from(data).toString('hex') };
-  for (const difference of fresh) {
-    for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
-      if (status === Settled.finding) announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
-      else if (kAnnounced.has(status)) announce(status, d.signature);
+function createTarget(options) {
+  const info = probe();
+  const sides = {
+    a: { codec: options.codecA ?? 'js', node: options.nodeA ?? process.execPath, info },
+    b: { codec: options.codecB ?? 'native', node: process.execPath, info },
+  };
+  const known = splitByScope(loadKnown(options.known === '' ? null : options.known), sides).applies;
+  const store = options.out ? new FindingStore(options.out) : null;
+  // On OSS-Fuzz and ClusterFuzzLite a new difference must be a crash of the
+  // fuzzer, so that the platform files it with its input; while it minimizes
+  // a crash, only that difference counts (fuzzers/jazzer/oss-fuzz.js).
+  const throwOnDifference = options.onDifference === 'throw';
+  // The SHA-1s (libFuzzer names a crash input after it) of inputs that ended an
+  // earlier process of this run: met again, as when the restart replays the
+  // corpus, they run isolated, like the inputs the crash screen knows.
+  const crashedBefore = new Set(options.crashed ?? []);
+  const crashed = (data) => crashedBefore.size > 0 && crashedBefore.has(createHash('sha1').update(data).digest('hex'));
+  // Started by the fuzz command (engine.js), a target ends with it, and its
+  // workers and temporary folder with it (harness/base/process-groups.js).
+  const endIfOrphaned = orphanCheck(options.starter ?? null, process.env.TMPDIR);
+  let inputsSinceLoop = 0;
+  // The run's coverage folder (the fuzz command's, or the bench's): counted here and in the workers.
+  const observers = options.coverageDir ? [coverage.observe({ dir: options.coverageDir })] : [];
+  const session = new Session({
+    sides, blocking: true, timeoutMs: options.timeoutMs ?? kCallTimeoutMs, onLoss: (kind) => announce('worker', kind),
+    // Off only in the tests, to show what an input the screen misses does.
+    useScreen: options.crashScreen !== 'off', observers,
+  });
+  const trace = options.trace ? traceOf(session, options.trace, sides) : null;
+  // A reduction's candidates run in workers: one may crash a codec where the input did not.
+  const recorder = new FindingRecorder({
+    known, store, sides, skipSaved: true, reduction: { ms: kReduceMs },
+    check: (type, input) => session.check(type, input, { isolate: true }),
+    confirm: (type, input, d) => session.confirm(type, input, d),
+  });
+
+  function fuzzOne(target, data) {
+    endIfOrphaned();
+    if (++inputsSinceLoop === kLoopEvery) {
+      inputsSinceLoop = 0;
+      runEventLoopOnce();
+    }
+    const type = target;
+    const toInput = inputs[target];
+    if (throwOnDifference) {
+      const result = session.check(type, toInput(data));
+      const unknown = classify(result.differences, known).filter((d) => !d.known);
+      const raised = unknown.filter((d) => !options.onlySignature || d.signature === options.onlySignature);
+      if (raised.length) raiseDifference(raised);
+      return;
+    }
+    const input = toInput(data);
+    if (options.skipScreened && session.screened(input, type)) {
+      trace?.input(type, input);
+      return;
+    }
+    const first = session.check(type, input, { isolate: crashed(data) });
+    trace?.input(type, input);
+    const { fresh, seenAgain } = recorder.sort(first);
+    for (const difference of seenAgain) {
+      if (recorder.seenAgain.get(difference.signature) > 1) continue;
+      // A result given again holds its differences alone: the whole one, should the finding be written anew.
+      recorder.countAgain(() => session.checkInFull(type, input), difference);
+      announce(Settled.seenAgain, difference.signature);
+    }
+    if (!fresh.length) return;
+    // Spelled out only for an input with a new difference: this runs for every input.
+    const origin = { engine: 'jazzer', target, input: Buffer.from(data).toString('hex') };
+    for (const difference of fresh) {
+      for (const { status, difference: d, finding } of recorder.settle(first, difference, origin)) {
+        if (status === Settled.finding) announce('finding', `${d.signature}\t${finding.folder ?? ''}`);
+        else if (kAnnounced.has(status)) announce(status, d.signature);
+      }
     }
   }
+
+  return { fuzzOne };
 }
 
-module.exports = { fuzzOne };
+// For the bench only (bench/engine-run.js): a random tenth of this process's
+// inputs and every heavy one, numbered and weighted (harness/observe/trace.js), each
+// with its check when that ran in this process, its native side in a worker
+// if the crash screen knows its shape (`screened`), or whole in its worker
+// apart, or gave the result it gives again (checked-before.js): the codec
+// calls the input stands for. One that ended an earlier process (every
+// request of it in a worker) is a number alone.
+function traceOf(session, file, sides) {
+  const trace = new Trace(file, { every: 10 });
+  const codecs = { a: sides.a.codec, b: sides.b.codec };
+  let inputNumber = 0;
+  let checked = null;
+  session.onChecked = (type, input, screened) => { checked = { input, screened }; };
+  // An interrupted target ends without it (see harness/observe/trace.js); a target run for -runs does not.
+  process.on('exit', () => trace.flush());
+  return {
+    input(type, input) {
+      inputNumber++;
+      const w = trace.checkWeight(type, input);
+      if (w) {
+        const n = inputNumber;
+        trace.add(checked?.input === input ?
+          trace.checkLine(type, input, codecs, checked.screened ? { n, w, screened: true } : { n, w }) :
+          `${JSON.stringify({ n, w })}\n`);
+      }
+      checked = null;
+    },
+  };
+}
+
+// The target of a Jazzer.js entry module (value.js, frame.js, stream.js),
+// made at its first input from the options of this process's environment,
+// whose variables no target knows are warned about then.
+let made = null;
+function targetOfThisProcess() {
+  if (!made) {
+    const { options, warnings } = targetOptions();
+    for (const warning of warnings) process.stderr.write(`${warning}\n`);
+    made = createTarget(options);
+  }
+  return made;
+}
+
+module.exports = { createTarget, targetOfThisProcess };

@@ -1,5 +1,5 @@
 'use strict';
 // Jazzer.js target: bytes -> recipe -> both codecs serialize, and decode each frame both ways.
-const { fuzzOne } = require('./target');
+const { targetOfThisProcess } = require('./target');
 
-module.exports.fuzz = (data) => fuzzOne('value', data);
+module.exports.fuzz = (data) => targetOfThisProcess().fuzzOne('value', data);

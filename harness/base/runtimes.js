@@ -32,7 +32,7 @@ function runtimeCandidates(name, version) {
   const { package: pkg, binary } = kinds[name];
   return [
     path.join(root, 'node_modules', `${name}-${version}`, binary),
-    path.join(cacheDir, `${name}-${version}`, 'node_modules', pkg, binary),
+    path.join(cacheDir(), `${name}-${version}`, 'node_modules', pkg, binary),
   ];
 }
 
@@ -79,7 +79,7 @@ function probeRuntime({ name, path: file }) {
 
 // Installs NAME@VERSION's npm package into the cache folder; returns its binary.
 function installRuntime(name, version) {
-  const prefix = path.join(cacheDir, `${name}-${version}`);
+  const prefix = path.join(cacheDir(), `${name}-${version}`);
   console.error(`installing ${kinds[name].package}@${version} into ${path.relative(process.cwd(), prefix) || prefix}`);
   const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund',
     `${kinds[name].package}@${version}`], { stdio: ['ignore', 'inherit', 'inherit'] });

@@ -18,6 +18,7 @@ const { effectsCause, partsOf } = require('../oracle/compare');
 const { reduce, sizeOf, isPairing } = require('./reduce');
 const { drive } = require('../oracle/drive');
 const { Settled, Tier, tiers } = require('../base/vocabulary');
+const { kReduceMs } = require('../base/defaults');
 
 const kMeta = 'finding.json';
 
@@ -493,7 +494,6 @@ class FindingRecorder {
 
 // The time one reduction may take by default, and what it leaves of a
 // deadline for the confirmation and the saving; see #settled.
-const kReduceMs = 5000;
 const kConfirmReserveMs = 1500;
 const kTriesBeforeSettled = 3;
 

@@ -19,6 +19,7 @@ const { EnvironmentError, StoppedError } = require('../base/errors');
 const { onJsonLines, afterOutput } = require('../base/json-lines');
 const { unfinishedBuild } = require('../oracle/ops');
 const { crashOutcome, hangOutcome, faultError, RecipeNumbers, kStderrTail, observersArgs } = require('./protocol');
+const { kCallTimeoutMs } = require('../base/defaults');
 
 const workerMain = path.join(__dirname, 'worker-main.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker-main.js');
@@ -35,7 +36,7 @@ class AsyncWorker {
   // flags: node flags of its processes; forkServer: a ForkServer of nodePath
   // (fork-server.js) whose forks take over once a process was lost, closed with this;
   // observers: what observes the checks its processes run (protocol.js observersArgs).
-  constructor(nodePath, { timeoutMs = 10_000, gather = false, fresh = false, flags = [], forkServer = null,
+  constructor(nodePath, { timeoutMs = kCallTimeoutMs, gather = false, fresh = false, flags = [], forkServer = null,
     observers = [] } = {}) {
     this.nodePath = nodePath;
     this.flags = flags;

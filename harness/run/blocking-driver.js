@@ -27,6 +27,7 @@ const { spawn, execFileSync } = require('node:child_process');
 const { StringDecoder } = require('node:string_decoder');
 const { unfinishedBuild } = require('../oracle/ops');
 const { crashOutcome, hangOutcome, faultError, kStderrTail, RecipeNumbers } = require('./protocol');
+const { kCallTimeoutMs } = require('../base/defaults');
 const {
   forkServerBuilt, forkServerLibrary, forkServerMain, makeFifos, waitReadable, exitOf, forkServerOff, endedWith,
 } = require('./fork-server');
@@ -151,7 +152,7 @@ class BlockingWorker {
   // forkServer: false starts every worker afresh; fresh: workers that confirm
   // a finding (fresh-worker-main.js), started afresh; observers: what observes the
   // checks its workers run (protocol.js observersArgs).
-  constructor(nodePath, { timeoutMs = 10_000, fresh = false, forkServer = !fresh && forkServerBuilt(),
+  constructor(nodePath, { timeoutMs = kCallTimeoutMs, fresh = false, forkServer = !fresh && forkServerBuilt(),
     observers = [] } = {}) {
     this.nodePath = nodePath;
     this.observers = JSON.stringify(observers);

@@ -39,6 +39,7 @@ const { codecNames, isNamedCodec, capabilitiesOf, loadCodec } = require('../code
 const { buildInput, buildWorld } = require('../recipes/build');
 const { stepsMark } = require('../recipes/steps');
 const { Outcome, Place, endedProcess } = require('../base/vocabulary');
+const { kCallTimeoutMs } = require('../base/defaults');
 
 function resolveCodec(spec) {
   if (isNamedCodec(spec)) return spec;
@@ -113,7 +114,7 @@ class Session {
   // one, or a worker disagreed with such a judgment (crash-judge.js);
   // startWorker(nodePath, options): a worker of that binary, keeping the
   // worker contract (protocol.js workerContract: drivers, above; a fake one in the unit tests).
-  constructor({ a, b, sides = resolveSides({ a, b }), blocking = false, timeoutMs = 10_000, inProcess = true,
+  constructor({ a, b, sides = resolveSides({ a, b }), blocking = false, timeoutMs = kCallTimeoutMs, inProcess = true,
     screen = crashShape, useScreen = true, gather = true, observers = [], workerFlags = [], skipScreened = false,
     onLoss = () => {}, startWorker = drivers[blocking ? 'blocking' : 'async'] }) {
     Object.assign(this, { sides, blocking, timeoutMs, screen, gather, observers, workerFlags, skipScreened, onLoss,

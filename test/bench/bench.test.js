@@ -131,13 +131,13 @@ describe('bench', function () {
     const script = `
       const fs = require('node:fs');
       const path = require('node:path');
-      const { fuzzOne } = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'target'))});
+      const { targetOfThisProcess } = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'target'))});
       const inputs = require(${JSON.stringify(path.join(root, 'fuzzers', 'jazzer', 'inputs'))});
       const { screen } = require(${JSON.stringify(path.join(root, 'harness', 'recipes', 'crash-shapes'))});
       const seeds = ${JSON.stringify(path.join(root, 'corpus', 'jazzer', 'value'))};
       const screened = fs.readdirSync(seeds).sort().map((f) => fs.readFileSync(path.join(seeds, f)))
         .find((bytes) => screen(inputs.value(bytes)));
-      for (let i = 0; i < ${count}; i++) fuzzOne('value', screened);`;
+      for (let i = 0; i < ${count}; i++) targetOfThisProcess().fuzzOne('value', screened);`;
     try {
       execFileSync(head, ['--expose-internals', '--no-warnings', '-e', script],
         { env: { ...process.env, IPCFUZZ_TRACE: trace, ...env } });
@@ -148,8 +148,8 @@ describe('bench', function () {
   }
 
   it('has a Jazzer.js target trace a tenth of its inputs, numbered, one not checked as a number alone', function () {
-    // With IPCFUZZ_SCREENED=skip the target checks none of the seed.
-    const lines = screenedSeedTrace(300, { IPCFUZZ_SCREENED: 'skip' });
+    // With IPCFUZZ_SKIP_SCREENED=1 the target checks none of the seed.
+    const lines = screenedSeedTrace(300, { IPCFUZZ_SKIP_SCREENED: '1' });
     assert.ok(lines.length > 0 && lines.length < 100, `${lines.length} lines for 300 inputs`);
     const numbers = lines.map((l) => l.n);
     assert.deepEqual(numbers, [...numbers].sort((x, y) => x - y));

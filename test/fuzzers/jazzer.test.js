@@ -65,7 +65,7 @@ describe('Jazzer.js engine', function () {
   // A native crash the crash screen misses ends the target process, which runs
   // the native codec in-process: the engine records libFuzzer's saved input as
   // a finding, and the target starts again and fuzzes on. With the screen off
-  // (IPCFUZZ_SCREEN=off, for tests alone) and the seeds it screens given as
+  // (IPCFUZZ_CRASH_SCREEN=off, for tests alone) and the seeds it screens given as
   // crashed before (so they run in a worker), the crash comes from a 4-byte
   // input in the working corpus, among the smallest and so run early: a
   // MessagePort with an index key.
@@ -87,8 +87,8 @@ describe('Jazzer.js engine', function () {
     assert.ok(screen(inputs.value(crasher)), 'the crasher is no longer the shape of the known crash');
     fs.mkdirSync(path.join(scratch, 'work', 'corpus', 'value'), { recursive: true });
     fs.writeFileSync(path.join(scratch, 'work', 'corpus', 'value', 'crasher'), crasher);
-    const saved = { screen: process.env.IPCFUZZ_SCREEN, crashed: process.env.IPCFUZZ_CRASHED };
-    Object.assign(process.env, { IPCFUZZ_SCREEN: 'off', IPCFUZZ_CRASHED: screenedSeeds.map(sha1).join(',') });
+    const saved = { screen: process.env.IPCFUZZ_CRASH_SCREEN, crashed: process.env.IPCFUZZ_CRASHED };
+    Object.assign(process.env, { IPCFUZZ_CRASH_SCREEN: 'off', IPCFUZZ_CRASHED: screenedSeeds.map(sha1).join(',') });
     const session = new Session({ a: { codec: 'js' }, b: { codec: 'native' } });
     const targetTmp = () => fs.readdirSync(os.tmpdir())
       .filter((name) => name.startsWith('ipcfuzz-value-') || name.startsWith('ipcfuzz-sync-'));
@@ -101,7 +101,7 @@ describe('Jazzer.js engine', function () {
       }));
     } finally {
       session.close();
-      for (const [name, value] of [['IPCFUZZ_SCREEN', saved.screen], ['IPCFUZZ_CRASHED', saved.crashed]]) {
+      for (const [name, value] of [['IPCFUZZ_CRASH_SCREEN', saved.screen], ['IPCFUZZ_CRASHED', saved.crashed]]) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

@@ -15,6 +15,7 @@ const { forkReproScript, fromValue } = require('./script');
 const { sameRoundTrip, describeObservation } = require('./round-trip');
 const { observe } = require('../repro/record');
 const { Outcome, Tier, endedProcess } = require('../../base/vocabulary');
+const { kCallTimeoutMs } = require('../../base/defaults');
 
 // Codec b an adapter file: child_process never runs it.
 function adapterNote(meta) {
@@ -72,7 +73,7 @@ function firstDifference(check) {
 }
 
 // The full round trip of a saved finding in `build` and `reference`, in lines for people.
-async function fullComparison(folder, meta, { build, reference, timeoutMs = 10_000 }) {
+async function fullComparison(folder, meta, { build, reference, timeoutMs = kCallTimeoutMs }) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-full-'));
   try {
     const check = await fullCheck(meta, work, { build, reference, timeoutMs, deadline: Infinity });

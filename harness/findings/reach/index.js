@@ -27,12 +27,12 @@ const { platform } = require('./round-trip');
 const { issueMarkdown } = require('../issue-report');
 const { titleOf } = require('../words');
 const { Tier, tiers } = require('../../base/vocabulary');
+const { kCallTimeoutMs } = require('../../base/defaults');
 
 // The tiers of a difference in sending that what child.send() did shows first.
 const kSentTiers = [Tier.crash, Tier.acceptance, Tier.errorIdentity, Tier.effects];
 
 const referenceVersion = '26.3.1';
-const kDefaultTimeoutMs = 10_000;
 // The least time worth starting a finding's checks in.
 const kLeastMs = 1500;
 const kReachFile = 'reachability.json';
@@ -205,7 +205,7 @@ function reachabilityOf(folder) {
 
 // Checks one finding folder in `build` and `reference` (node binary paths)
 // and writes what it came to. Resolves with the verdict.
-async function checkFinding(dir, { build, reference, timeoutMs = kDefaultTimeoutMs, deadline = Infinity }) {
+async function checkFinding(dir, { build, reference, timeoutMs = kCallTimeoutMs, deadline = Infinity }) {
   const folder = path.resolve(dir);
   const meta = FindingStore.read(folder);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipcfuzz-check-'));

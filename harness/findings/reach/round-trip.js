@@ -23,8 +23,8 @@ const { channelTree, pieces, writeAll, SENTINEL } = require('../../oracle/channe
 const { onLines, onJsonLines, afterOutput } = require('../../base/json-lines');
 const { describeError } = require('../../base/errors');
 const { Outcome } = require('../../base/vocabulary');
+const { kCallTimeoutMs } = require('../../base/defaults');
 
-const kDefaultTimeoutMs = 10_000;
 const kStderrTail = 2048;
 // How long a receiver gets after the peer's last write, and then to answer a ping (a quarter of the timeout at most).
 const kSettleMs = 1500;
@@ -166,7 +166,7 @@ function platform() {
 // (a value) or { kind: 'ok', messages, errors, next } (bytes); a reject, crash
 // or hang, `at` the sender or the receiver; or unbuildable. `fault` says why
 // the round trip itself could not run.
-function observe(input, { file, timeoutMs = kDefaultTimeoutMs }) {
+function observe(input, { file, timeoutMs = kCallTimeoutMs }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const parent = spawn(process.execPath, [file, '--role=parent'], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
@@ -364,7 +364,7 @@ async function supervise(input, { reference, file }) {
     if (at === -1) return undefined;
     return args[at].includes('=') ? args[at].slice(name.length + 3) : args[at + 1];
   };
-  const timeoutMs = Number(flag('timeout') ?? kDefaultTimeoutMs);
+  const timeoutMs = Number(flag('timeout') ?? kCallTimeoutMs);
   const seen = await observe(input, { file, timeoutMs });
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(seen)}\n`);

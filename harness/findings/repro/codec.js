@@ -46,15 +46,19 @@ function operationOf(meta) {
 const pooled = (source) => /pool: true(,| };)$/m.test(source ?? '');
 const say = (observe, seen) => `verdict(${JSON.stringify(observations[observe])}, ${seen}, expected);`;
 
-// The statements that build the world and start watching (effects, pool), and those that stop.
+// The statements that build the world and start watching (effects, pool),
+// and those that stop and tear the world down before the verdict is written
+// (a world can break what writes it: a getter-only Object.prototype.buffer
+// breaks making the stdout stream).
 function watching(world, { watch = false } = {}) {
   const start = [];
   const stop = [];
-  if (world) start.push(`build(makeWorld, effects).setup();`);
+  if (world) start.push('const world = build(makeWorld, effects);', 'world.setup();');
   if (watch && pooled(world)) {
     start.push('const before = Buffer.allocUnsafe(1);');
     stop.push('effects.push(poolMoved(before));');
   }
+  if (world) stop.push('world.teardown();');
   return { start: [...start, 'effects.codecRunning = true;'], stop: ['effects.codecRunning = false;', ...stop] };
 }
 
@@ -90,9 +94,9 @@ function body(operation, { value, world }) {
     'teardown();'];
   if (watch) lines.unshift('const effects = [];');
   if (observe === 'readBack') {
-    return [...lines, ...(world ? ['build(makeWorld, []).setup();'] : []),
+    return [...lines, ...(world ? ['const world = build(makeWorld, []);', 'world.setup();'] : []),
       'const got = written.threw ? written : attempt(() => codec.deserialize(written.value.subarray(4)));',
-      say(observe, 'got.threw ?? describe(got.value)')];
+      ...(world ? ['world.teardown();'] : []), say(observe, 'got.threw ?? describe(got.value)')];
   }
   return [...lines, say(observe, observe === 'effects' ? effects : 'written.threw ?? hex(written.value)')];
 }

@@ -8,6 +8,10 @@
 
 const { compileRecipe, compileWorld } = require('../../recipes/codegen');
 const { sourceOf } = require('./printed');
+const { kCallTimeoutMs } = require('../../base/defaults');
+
+// A send or a read of a script's own taking longer is a hang, as a codec call is.
+const kSeconds = kCallTimeoutMs / 1000;
 
 // What a check can observe through child_process, in the order a difference
 // is looked for, each with what a script says it compares.
@@ -48,7 +52,8 @@ function receiver(check) {
     lines.push('process.on(\'message\', () => process.exit());');
   }
   if (observe === 'received' || watching) {
-    lines.push(`setTimeout(() => done(${observe === 'received' ? '\'nothing within 10 s\'' : ''}), 10_000).unref();`);
+    lines.push(`setTimeout(() => done(${observe === 'received' ? `'nothing within ${kSeconds} s'` : ''}), ` +
+      `${kCallTimeoutMs}).unref();`);
   }
   return lines.join('\n');
 }
@@ -83,8 +88,8 @@ function sender(check, self) {
 
 // A process of its own around `role`, whose crash or hang is the verdict.
 const supervised = (role, what, self) => `const run = spawnSync(process.execPath, [__filename, ${self}'${role}'], ` +
-  `{ stdio: 'inherit', timeout: 10_000 });
-if (run.error || run.signal) ${say(what, 'run.error ? \'hung (10 s)\' : `crashed (${run.signal})`')};
+  `{ stdio: 'inherit', timeout: ${kCallTimeoutMs} });
+if (run.error || run.signal) ${say(what, `run.error ? 'hung (${kSeconds} s)' : \`crashed (\${run.signal})\``)};
 else process.exitCode = run.status;`;
 
 // Raw bytes: a peer writes them into its end of the channel (a pause between

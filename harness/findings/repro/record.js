@@ -7,10 +7,11 @@
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
+const { kCallTimeoutMs } = require('../../base/defaults');
 
 // The limit a short script keeps to itself for a send or a read (printed.js),
 // and what it gets beyond that to start its processes and print.
-const kScriptMs = 10_000;
+const kScriptMs = kCallTimeoutMs;
 const kGraceMs = 5000;
 const groups = new Set();
 process.on('exit', () => { for (const pid of groups) killGroup(pid); });
@@ -26,7 +27,7 @@ function killGroup(pid) {
 // { seen } (what the script printed), or { ended } (a signal or exit code
 // with nothing printed: the process that ran the codec crashed), or
 // { fault } (it could not run: exit 2, or no JSON), or { outOfTime }.
-function observe(node, file, { nodeArgs = [], scriptArgs = [], timeoutMs = 10_000, deadline = Infinity } = {}) {
+function observe(node, file, { nodeArgs = [], scriptArgs = [], timeoutMs = kCallTimeoutMs, deadline = Infinity } = {}) {
   return new Promise((resolve) => {
     const run = spawn(node, [...nodeArgs, file, ...scriptArgs], { detached: true, cwd: path.dirname(file),
       stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, IPCFUZZ_RECORD: '1' } });
