@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { kinds } = require('../recipes/kinds');
 const { hostTypes } = require('../recipes/hosts');
+const { steps, getterSteps, worldVariants } = require('../recipes/tampering');
 const { tags } = require('../wire/tags');
 const { annotateFrame } = require('../wire/annotate');
 const { frameOf } = require('../oracle/ops');
@@ -20,13 +21,10 @@ const { observeChecks } = require('../oracle/checks');
 const { integerKeyClasses } = require('../recipes/vocabulary');
 const { kindClasses, stepClasses, lengthClasses } = require('./value-classes');
 
-const stepOps = ['set', 'define', 'delete', 'prototype', 'proto', 'inherited-setter', 'detach', 'resize', 'freeze',
-  'preventExtensions', 'patch', 'pool'];
+const stepOps = Object.keys(steps);
+const getterEffects = [...getterSteps, 'throw'];
 // The world steps the grammar and the arbitraries draw, by side.
-const worldRows = ['patch send', 'patch receive', 'patch both', 'pool send', 'pool receive', 'pool both',
-  'proto receive'];
-const getterEffects = ['delete', 'set', 'define', 'prototype', 'detach', 'resize', 'freeze', 'preventExtensions',
-  'throw'];
+const worldRows = [...new Set(Object.values(worldVariants).flatMap(({ op, sides }) => sides.map((side) => `${op} ${side}`)))];
 
 // Tags that Node's advanced serializer writes for no value a recipe builds:
 // legacy formats V8 only reads, transfers and shared memory (which the IPC

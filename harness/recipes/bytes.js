@@ -8,9 +8,10 @@
 const { kinds: table, errorTypes, stringShapes, nestings } = require('./kinds');
 const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { hostTypes } = require('./hosts');
+const { isDeepStrictEqual } = require('node:util');
+const { worldVariants } = require('./tampering');
 const {
-  integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors, patchTargets,
-  receivingProtoKeys, receivingProtoAccessors, sendingHooks, worldSides,
+  integerKeys, portKeys, constructorNames, lengthKeys, toStringTags, bufferPrototypeConstructors,
 } = require('./vocabulary');
 
 class Decoder {
@@ -249,36 +250,21 @@ const portSteps = {
   'symbol-getter': () => ({ op: 'define', key: { symbol: 'hidden' }, get: { returns: { k: 'number', v: 2 } } }),
 };
 
-// Steps that change the world a check runs in (tampering.js `side`): a
-// built-in's method or accessor recording its calls, Buffer's pool watched,
-// a data property or a getter-only accessor on a receiving process's
-// prototype, a hook on a sending process's. Appended to each table, and
-// each kind after those before it, so that steps before them decode as they did.
-const kWorldKinds = ['patch', 'pool', 'proto', 'accessor', 'hook'];
-const worldKindOf = (s) => (s?.op !== 'proto' ? s?.op :
-  s.get ? 'accessor' : s.value?.k === 'function' ? 'hook' : 'proto');
-// The [of, key] of `list` a proto step names, for encoding it.
-const protoOf = (list, s) => s && list.find(([of, key]) => of === s.of && key === s.key);
-const worldStep = (ch, s) => {
-  const kind = ch.pick(kWorldKinds, s && worldKindOf(s));
-  if (kind === 'pool') return { op: 'pool', side: ch.pick(worldSides, s?.side) };
-  if (kind === 'accessor') {
-    const [of, key] = ch.pick(receivingProtoAccessors, protoOf(receivingProtoAccessors, s));
-    return { op: 'proto', of, key, get: {}, side: 'receive' };
-  }
-  if (kind === 'hook') {
-    const [of, key] = ch.pick(sendingHooks, protoOf(sendingHooks, s));
-    const returns = { k: 'number', v: ch.pick([0, 1], s?.value.returns?.v) };
-    return { op: 'proto', of, key, value: { k: 'function', name: key, returns }, side: 'send' };
-  }
-  if (kind === 'proto') {
-    const [of, key] = ch.pick(receivingProtoKeys, protoOf(receivingProtoKeys, s));
-    return { op: 'proto', of, key, value: { k: 'number', v: ch.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
-  }
-  const target = ch.pick(patchTargets, s && patchTargets.find((t) => t.of === s.of &&
-    JSON.stringify(t.key) === JSON.stringify(s.key) && Boolean(t.static) === Boolean(s.static)));
-  return { op: 'patch', ...target, side: ch.pick(worldSides, s?.side) };
-};
+// Steps that change the world a check runs in: the variants of the step
+// table's world steps (tampering.js), in its order, so that seeds written
+// before a variant decode as they did.
+const worldNames = Object.keys(worldVariants);
+// The variant that draws `s` again, for encoding it.
+function variantOf(s) {
+  return worldNames.find((name) => {
+    try {
+      return s.op === worldVariants[name].op && isDeepStrictEqual(worldVariants[name].draw(new Encoder(), s), s);
+    } catch {
+      return false;
+    }
+  });
+}
+const worldStep = (ch, s) => worldVariants[ch.pick(worldNames, s && variantOf(s))].draw(ch, s);
 viewSteps.world = worldStep;
 objectSteps.world = worldStep;
 portSteps.world = worldStep;

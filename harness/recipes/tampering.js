@@ -6,10 +6,13 @@
 // words(step, say) says it for the titles of findings (words.js): a phrase
 // after the value's noun ("with …", "whose …", "that …"), or inside a getter
 // (`say.acting`) a verb ("deletes `visible`").
+const { isDeepStrictEqual } = require('node:util');
 const { RecipeError } = require('./errors');
 const { lit, check, count, entries, key, labelOf, globalName, globals } = require('./checks');
 const { helper, assign, remove, keyOf, constant, run, globalOf, inBody } = require('./runtime');
-const { worldSides } = require('./vocabulary');
+const {
+  worldSides, patchTargets, receivingProtoKeys, receivingProtoAccessors, sendingHooks,
+} = require('./vocabulary');
 
 // Steps a getter may run on the object being copied (`then`), or on one of
 // its properties (a step with `on`: the key), e.g. deleting a later key or
@@ -154,6 +157,8 @@ const patchOwnerNames = [...Object.keys(patchOwners), ...globals];
 const patchLabel = (step) => `${step.of}${step.static ? '' : '.prototype'}.${labelOf(step.key)}`;
 
 const isView = ArrayBuffer.isView;
+// The [of, key] of `list` a proto step names, for encoding it.
+const protoOf = (list, s) => s && list.find(([of, key]) => of === s.of && key === s.key);
 
 // Inside a getter, a step acts on the object being copied, or with `on` on one of its properties.
 const subject = (say) => (say.on == null ? 'it' : say.key(say.on));
@@ -375,9 +380,45 @@ const definitions = {
 const steps = Object.fromEntries(Object.entries(definitions).map(([op, step]) =>
   [op, { check: step.check ?? null, print: step.print, plan: step.plan, words: step.words ?? null }]));
 
+// The world steps the byte grammar and the arbitraries draw, each variant
+// with its step and the sides it is drawn on (coverage.js counts each). In
+// the order the grammar picks them by: a variant added goes last, so that
+// seeds written before it decode as they did.
+const worldVariants = Object.freeze({
+  patch: { op: 'patch', sides: worldSides, draw: (ch, s) => ({ op: 'patch', ...ch.pick(patchTargets, s && patchTargets
+    .find((t) => t.of === s.of && isDeepStrictEqual(t.key, s.key) && Boolean(t.static) === Boolean(s.static))),
+  side: ch.pick(worldSides, s?.side) }) },
+  // Buffer's pool, watched on either side.
+  pool: { op: 'pool', sides: worldSides, draw: (ch, s) => ({ op: 'pool', side: ch.pick(worldSides, s?.side) }) },
+  // A data property or a getter-only accessor on a receiving process's
+  // prototype, a hook on a sending process's (vocabulary.js says where).
+  proto: { op: 'proto', sides: ['receive'], draw: (ch, s) => {
+    const [of, key] = ch.pick(receivingProtoKeys, protoOf(receivingProtoKeys, s));
+    return { op: 'proto', of, key, value: { k: 'number', v: ch.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
+  } },
+  accessor: { op: 'proto', sides: ['receive'], draw: (ch, s) => {
+    const [of, key] = ch.pick(receivingProtoAccessors, protoOf(receivingProtoAccessors, s));
+    return { op: 'proto', of, key, get: {}, side: 'receive' };
+  } },
+  hook: { op: 'proto', sides: ['send'], draw: (ch, s) => {
+    const [of, key] = ch.pick(sendingHooks, protoOf(sendingHooks, s));
+    const returns = { k: 'number', v: ch.pick([0, 1], s?.value.returns?.v) };
+    return { op: 'proto', of, key, value: { k: 'function', name: key, returns }, side: 'send' };
+  } },
+  // A codec that builds the objects it copies or decodes by assignment, not
+  // by definition, runs the setter. Named keys only: an index setter on
+  // Object.prototype runs for every array any code pushes to.
+  setter: { op: 'inherited-setter', sides: worldSides, draw: (ch, s) => {
+    const step = { op: 'inherited-setter', key: ch.pick(['visible', 'x', 'data', 'a'], s?.key) };
+    if (ch.flag(s?.throws !== undefined)) step.throws = 'setter called';
+    return { ...step, side: ch.pick(worldSides, s?.side) };
+  } },
+});
+// The steps that take a side: those drawn as a world step.
+const worldSteps = new Set(Object.values(worldVariants).map((variant) => variant.op));
+
 // The side of a check a world step changes: the process that serializes
 // (`send`, the default), the one that decodes the frames (`receive`), or both.
-const worldSteps = new Set(['proto', 'inherited-setter', 'patch', 'pool']);
 function sideOf(step, path) {
   const side = step?.side ?? 'send';
   check(worldSides.includes(side) && (side === 'send' || worldSteps.has(step?.op)), path,
@@ -395,4 +436,6 @@ function applyStep(step, target, path, b, how) {
   def[how](step, target, path, b, def.check === null ? undefined : def.check(step, path));
 }
 
-module.exports = { steps, applyStep, getterSteps, worldSteps, patchOwners, patchOwnerNames, patchLabel };
+module.exports = {
+  steps, applyStep, getterSteps, worldSteps, worldVariants, patchOwners, patchOwnerNames, patchLabel,
+};
