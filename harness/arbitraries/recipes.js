@@ -5,7 +5,7 @@
 // containers, with shared and circular references added afterwards.
 
 const fc = require('fast-check');
-const { errorTypes } = require('../recipes/kinds');
+const { kinds, errorTypes } = require('../recipes/kinds');
 const { viewTypes, bytesPerElement } = require('../wire/tags');
 const { decodePart, tableKinds } = require('../recipes/bytes');
 const { estimatedBytes } = require('../recipes/weight');
@@ -266,8 +266,8 @@ const tree = fc.letrec((tie) => ({
   }, { requiredKeys: ['k', 'type', 'message'] }),
 }));
 
-// Containers and views that references may point back to.
-const referable = new Set(['object', 'array', 'map', 'set', 'view', 'arraybuffer', 'port']);
+// The objects references may point back to (the kind table's `referable`).
+const referable = new Set(Object.keys(kinds).filter((k) => kinds[k].referable));
 
 // Gives some referable nodes an id and turns some later nodes into references
 // to them (shared when the target is done, circular when it is an ancestor).

@@ -409,7 +409,7 @@ for (const k of tableKinds) kinds[k] = (ch, r, depth) => table[k].draw(ch, r, de
 // Host objects come in five types: met as often as the other kinds each.
 const weighted = [...Object.keys(kinds).filter((k) => !tableKinds.includes(k)), 'host', 'host', ...tableKinds];
 const containers = new Set(['object', 'array', 'map', 'set', 'error', 'shapes']);
-const referable = new Set(['object', 'array', 'map', 'set', 'shapes', 'host']);
+const referable = new Set(Object.keys(table).filter((k) => table[k].referable));
 
 // The kinds a node may take, [deep][referring]: deep down, containers give
 // way to leaves; references need an earlier id. Long arrays (range) are heavy values.

@@ -5,6 +5,7 @@
 // them. A kind added to a module of kinds/ is printed (codegen.js), planned
 // (interpret.js), said in the titles of findings (its `words`, words.js) and,
 // with a `draw` part, drawn by the byte grammar and the arbitraries (bytes.js).
+// A `referable` kind is an object a later node may refer back to (`ref`).
 const { RecipeError } = require('./errors');
 const { errorTypes } = require('./checks');
 const { stringShapes } = require('./kinds/primitives');
@@ -27,8 +28,8 @@ for (const [file, module] of Object.entries(modules)) {
   for (const [name, kind] of Object.entries(module.kinds)) {
     if (Object.hasOwn(kinds, name)) throw new Error(`recipe kind ${name} is defined twice (kinds/${file})`);
     // One shape for every kind, so that the walk's reads of them stay monomorphic.
-    kinds[name] = { binds: Boolean(kind.binds), check: kind.check ?? null, print: kind.print ?? null,
-      plan: kind.plan ?? null, draw: kind.draw ?? null, words: kind.words ?? null, file };
+    kinds[name] = { binds: Boolean(kind.binds), referable: Boolean(kind.referable), check: kind.check ?? null,
+      print: kind.print ?? null, plan: kind.plan ?? null, draw: kind.draw ?? null, words: kind.words ?? null, file };
   }
 }
 

@@ -38,6 +38,7 @@ function resizableWords(r, say) {
 
 const kinds = {
   arraybuffer: {
+    referable: true,
     check(r, path) {
       const bytes = hex(r.bytes, path);
       const size = bytes.length / 2;
@@ -63,6 +64,7 @@ const kinds = {
   // longer) or in `buffer` (a recipe); a Buffer from the pool; a subclass; a
   // length-tracking view, which follows a resizable buffer's size.
   view: {
+    referable: true,
     check(r, path) {
       const layout = viewLayout(r, path);
       // A pooled Buffer has no buffer of its own: its `slack` is not read.

@@ -26,6 +26,7 @@ function mapWords(r, say) {
 
 const kinds = {
   object: {
+    referable: true,
     binds: true,
     print(r, path, gen) {
       const name = gen.bind(r, path, '{}');
@@ -44,6 +45,7 @@ const kinds = {
   // writes it dense); a {"k": "hole"} item or a larger length makes it holey
   // (written sparse).
   array: {
+    referable: true,
     binds: true,
     check(r, path) {
       const items = entries(r.items, path, 'items');
@@ -77,6 +79,7 @@ const kinds = {
   },
 
   map: {
+    referable: true,
     binds: true,
     check: (r, path) => entries(r.entries, path, 'entries')
       .map((e, i) => pair(e, `${path}.entries[${i}]`, 'an entry is [key, value]')),
@@ -101,6 +104,7 @@ const kinds = {
   },
 
   set: {
+    referable: true,
     binds: true,
     check: (r, path) => entries(r.values, path, 'values'),
     print(r, path, gen, values) {
@@ -156,6 +160,7 @@ const kinds = {
   // class, then changed (`then`: [row, key, recipe]) so that V8 generalizes
   // or deprecates it before the value is sent.
   shapes: {
+    referable: true,
     binds: true,
     check(r, path) {
       const keys = entries(r.keys, path, 'keys');

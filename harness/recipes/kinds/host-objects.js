@@ -65,6 +65,7 @@ function interceptorHost(target, store) {
 const kinds = {
   // A MessagePort is a real host object; it is closed again after the call.
   port: {
+    referable: true,
     binds: true,
     print(r, path, gen) {
       gen.require('MessageChannel', 'node:worker_threads');
@@ -86,6 +87,7 @@ const kinds = {
 
   // Other host objects (KeyObjects, X509Certificate) and the WebAssembly.Module.
   host: {
+    referable: true,
     binds: true,
     check: (r, path) => oneOf(r.type, hostNames, path, 'type'),
     print(r, path, gen, type) {
