@@ -50,9 +50,8 @@ function expectedArrival(expected) {
 
 // outcomes: every outcome the codec produced for the case, to spot crashes,
 // hangs and values it cannot build; differences leave the unbuildable out.
-function cell({ vector, column, differences, outcomes, known }) {
-  for (const d of differences) Object.assign(d, { vector: vector.id, column: column.id });
-  classify(differences, known);
+function cell({ vector, column, differences: found, outcomes, known }) {
+  const differences = classify(found.map((d) => ({ ...d, vector: vector.id, column: column.id })), known);
   const notes = differences.filter((d) => d.tier === Tier.errorIdentity);
   const judged = differences.filter((d) => d.tier !== Tier.errorIdentity);
   const base = { differences: judged, notes };

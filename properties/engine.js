@@ -11,7 +11,6 @@
 
 const fc = require('fast-check');
 const { properties, runProperty } = require('./definitions');
-const { classify } = require('../harness/oracle/known');
 const { FindingRecorder } = require('../harness/findings/recorder');
 const { StoppedError } = require('../harness/base/errors');
 const { isSharedDefect } = require('../harness/oracle/roundtrip');
@@ -228,10 +227,11 @@ function lateAt(deadline) {
 
 // target: the signature to stop at when the turn's first input (at
 // `path`) has already been counted; otherwise the first new one met.
-async function runTurn(property, name, { session, known, seed, numRuns, deadline, state, path, target = null }) {
+async function runTurn(property, name, { session, seed, numRuns, deadline, state, path, target = null }) {
   // Given a target, the first input run (the one at `path`) was counted in its turn already.
   let counting = target === null;
   let fatal = null;    // an error of the harness or environment, not a codec
+  let failing = null;  // the result that failed: fast-check ends there, and the recorder takes it on
   const predicate = async (input) => {
     const result = await runProperty(property, session, input).catch((err) => {
       fatal ??= err;
@@ -243,7 +243,9 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
     if (target === null && fresh.length) target = fresh[0].signature;
     // Once chosen, the target keeps failing even if another engine sharing the
     // store saves it meanwhile.
-    return !result.differences.some((d) => d.signature === target);
+    if (!result.differences.some((d) => d.signature === target)) return true;
+    failing = result;
+    return false;
   };
   const details = await fc.check(fc.asyncProperty(property.arbitrary, predicate), {
     seed,
@@ -257,15 +259,11 @@ async function runTurn(property, name, { session, known, seed, numRuns, deadline
   const runs = details.numRuns;
   try {
     if (fatal) throw fatal;
-    // Interrupted by the budget before a counterexample was shrunk: nothing to report.
-    if (!details.failed || !details.counterexample) return { runs };
+    // Interrupted by the budget before an input failed: nothing to report.
+    if (!details.failed || !failing) return { runs };
     const [counterexample] = details.counterexample;
-    const result = await runProperty(property, session, counterexample);
-    classify(result.differences, known);
-    const difference = result.differences.find((d) => d.signature === target) ??
-      result.differences.find((d) => !d.known);
-    if (!difference) return { runs };  // did not reproduce: a flaky codec, nothing to report
-    return { runs, path: details.counterexamplePath, counterexample, finding: { result, difference } };
+    const difference = failing.differences.find((d) => d.signature === target);
+    return { runs, path: details.counterexamplePath, counterexample, finding: { result: failing, difference } };
   } catch (err) {
     if (err instanceof StoppedError) return { runs, stopped: true };
     throw err;

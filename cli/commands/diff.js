@@ -104,10 +104,11 @@ async function run(args) {
   if (values.repro !== undefined) checkNewFile(values.repro, 'repro');
   const session = new Session(options);
   try {
-    const result = await session.check(type, input);
+    const checked = await session.check(type, input);
+    if (checked.skipped) throw new UsageError(`the value could not be built: ${checked.skipped.split('\n')[0]}`);
+    const applies = splitByScope(known, session.sides).applies;
+    const result = { ...checked, differences: classify(checked.differences, applies) };
     if (type !== 'value' && model.available()) result.model = model.verdictLines(Buffer.from(input.bytes, 'hex'));
-    if (result.skipped) throw new UsageError(`the value could not be built: ${result.skipped.split('\n')[0]}`);
-    classify(result.differences, splitByScope(known, session.sides).applies);
     if (values.json) console.log(JSON.stringify({ sides: session.sides, ...result }, null, 2));
     else console.log(renderResult(result, session.sides));
     if (values.repro !== undefined) {

@@ -144,8 +144,7 @@ async function ratchetStage(collector, stale, outside, cases) {
       continue;
     }
     const result = await collector.session.check(entry.reproducer.type, entry.reproducer.input);
-    classify(result.differences, collector.known);
-    const still = result.differences.some((d) => d.known === entry.id);
+    const still = classify(result.differences, collector.known).some((d) => d.known === entry.id);
     if (!still) stale.push(entry);
     cases.push({ name: `known ${entry.id} still reproduces`,
       failure: still ? undefined : { message: `stale: ${entry.id} no longer reproduces`, type: 'stale-known-difference' } });

@@ -418,15 +418,18 @@ function keysApart(ka, kb) {
 // The differences of a value whose host object has a getter that changes its
 // other keys (steps.js getterChangesKeys), named by that mechanism: the
 // named keys one frame holds and the other does not, whichever they are
-// and whichever side holds them, are `object.props (keys a getter
-// changed)`, and the named getters one codec ran because it copied such a
-// key are part of it, not a difference of their own. In place.
+// and whichever side holds them, are `keys a getter changed`, beside any
+// other class of key apart, and the named getters one codec ran because it
+// copied such a key are part of it, not a difference of their own. In place.
+const namedKeysApart = /^named key only in [ab]$/;
+const propsParts = /^(bytes\/serialize\/object\.props) \((.+)\)$/;
 function keysAGetterChanged(differences) {
-  const keys = differences.findIndex((d) => /^bytes\/serialize\/object\.props \((named key only in [ab](, )?)+\)$/
-    .test(d.signature));
-  if (keys === -1) return;
-  const d = differences[keys];
-  differences[keys] = { ...d, signature: 'bytes/serialize/object.props (keys a getter changed)' };
+  const at = differences.findIndex((d) => propsParts.exec(d.signature)?.[2].split(', ')
+    .some((part) => namedKeysApart.test(part)));
+  if (at === -1) return;
+  const [, place, list] = propsParts.exec(differences[at].signature);
+  const others = list.split(', ').filter((part) => !namedKeysApart.test(part));
+  differences[at] = { ...differences[at], signature: `${place} (${[...others, 'keys a getter changed'].join(', ')})` };
   for (let i = differences.length - 1; i >= 0; i--) {
     if (/^effects\/serialize\/[ab] get \(named key\)$/.test(differences[i].signature)) differences.splice(i, 1);
   }
@@ -435,9 +438,12 @@ function keysAGetterChanged(differences) {
 // The causes a signature names: one, or the parts of a difference named by
 // two (keys of two classes apart, user code each side ran and the other did
 // not), each as a signature of its own.
+const keysPart = /^(?:.+ only in [ab]|keys a getter changed)$/;
 function partsOf(signature) {
-  const keys = /^(bytes\/\w+\/\w+\.props) \((.+ only in [ab](?:, .+ only in [ab])+)\)$/.exec(signature);
-  if (keys) return keys[2].split(', ').map((part) => `${keys[1]} (${part})`);
+  const keys = /^(bytes\/\w+\/\w+\.props) \((.+, .+)\)$/.exec(signature);
+  if (keys && keys[2].split(', ').every((part) => keysPart.test(part))) {
+    return keys[2].split(', ').map((part) => `${keys[1]} (${part})`);
+  }
   const effects = /^(effects\/\w+\/)(a .+?), (b .+)$/.exec(signature);
   if (effects) return [`${effects[1]}${effects[2]}`, `${effects[1]}${effects[3]}`];
   return [signature];

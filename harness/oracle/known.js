@@ -150,10 +150,10 @@ function splitByScope(known, sides) {
   return { applies: known.filter((e) => inScope(e, sides)), outside: known.filter((e) => !inScope(e, sides)) };
 }
 
-// Marks each difference with the id of the first entry it matches, if any.
+// The differences, each a new frozen one with `known`: the id of the first
+// entry it matches, if any. What a check found stays as it was found.
 function classify(differences, known) {
-  for (const d of differences) d.known = known.find((k) => k.test(d))?.id;
-  return differences;
+  return differences.map((d) => Object.freeze({ ...d, known: known.find((k) => k.test(d))?.id }));
 }
 
 module.exports = { loadKnown, parseKnown, classify, splitByScope, inScope, scopeText, scopeOf, defaultFile };
