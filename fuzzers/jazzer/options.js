@@ -28,7 +28,7 @@ const kVariables = Object.freeze({
 
 // Variables of the harness and the tools that a target's process inherits and does not read.
 const kInherited = new Set(['IPCFUZZ_NODE_CACHE', 'IPCFUZZ_FORK_SERVER', 'IPCFUZZ_SEED', 'IPCFUZZ_NO_SKIP',
-  'IPCFUZZ_RECORD', 'IPCFUZZ_CHANNEL_FAULT', 'IPCFUZZ_TEST_RUN', 'IPCFUZZ_DEADLINE_TEST']);
+  'IPCFUZZ_RECORD']);
 
 // The options of a target from `env`, and the one-line warnings of variables
 // it does not know: { options, warnings }.

@@ -545,6 +545,6 @@ function compareReads(ra, rb) {
 }
 
 module.exports = {
-  printed, effectClass, effectsCause, bytesAsReadBack, keysAGetterChanged, partsOf,
+  printed, effectClass, effectsCause, bytesAsReadBack, keysAGetterChanged, partsOf, numbersAsWritten,
   compareOutcomes, compareReads, treeDiff, outcomeLabel, errorLabel, bothFailedAlike, sideSummary, difference,
 };

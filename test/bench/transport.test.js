@@ -173,8 +173,8 @@ describe('bench: deadline', function () {
   });
 
   it('kills a stage that overruns its deadline with every process it started, keeping what it sent', async function () {
-    const marker = `IPCFUZZ_DEADLINE_TEST=${crypto.randomUUID()}`;
-    const env = { ...process.env, IPCFUZZ_DEADLINE_TEST: marker.split('=')[1], TMPDIR: tmp };
+    const marker = `TEST_IPCFUZZ_DEADLINE=${crypto.randomUUID()}`;
+    const env = { ...process.env, TEST_IPCFUZZ_DEADLINE: marker.split('=')[1], TMPDIR: tmp };
     const started = Date.now();
     const until = started + 1500;
     let during = [];
@@ -210,7 +210,7 @@ describe('bench: deadline', function () {
     const started = Date.now();
     const r = spawnSync(process.execPath, [path.join(benchDir, 'run.js'), '--quick', '--only', 'codec,transport',
       '--minutes', '0.2', '--out', out],
-    { encoding: 'utf8', env: { ...process.env, TMPDIR: scratch, IPCFUZZ_DEADLINE_TEST: marker } });
+    { encoding: 'utf8', env: { ...process.env, TMPDIR: scratch, TEST_IPCFUZZ_DEADLINE: marker } });
     const elapsed = Date.now() - started;
     assert.equal(r.status, 0, r.stderr);
     assert.ok(elapsed < 12_000 + 3000, `${elapsed} ms for a 12 s budget`);
@@ -232,7 +232,7 @@ describe('bench: deadline', function () {
     const marker = crypto.randomUUID();
     const scratch = fs.mkdirSync(path.join(tmp, 'scratch'), { recursive: true });
     const run = spawn(process.execPath, [path.join(benchDir, 'run.js'), '--quick', '--only', 'transport',
-      '--out', path.join(tmp, 'out')], { env: { ...process.env, TMPDIR: scratch, IPCFUZZ_DEADLINE_TEST: marker },
+      '--out', path.join(tmp, 'out')], { env: { ...process.env, TMPDIR: scratch, TEST_IPCFUZZ_DEADLINE: marker },
       stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     await new Promise((resolve) => run.stderr.on('data', (d) => {

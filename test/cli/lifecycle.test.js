@@ -29,11 +29,11 @@ function survivors(marker) {
 // Runs the CLI; resolves { code, signal, stdout, seconds, leftovers }.
 // env: added to the environment; started(child): told of the process.
 function ipcfuzz(args, { env = {}, started: onStart = () => {} } = {}) {
-  const marker = `IPCFUZZ_TEST_RUN=${crypto.randomUUID()}`;
+  const marker = `TEST_IPCFUZZ_RUN=${crypto.randomUUID()}`;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliMain, ...args], {
-      env: { ...process.env, ...env, IPCFUZZ_TEST_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, TEST_IPCFUZZ_RUN: marker.split('=')[1] }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     onStart(child);
     let stdout = '';

@@ -50,7 +50,7 @@ function leftOver(folder) {
 // A node binary that stands for a build whose child_process misbehaves (fixtures/channel-fault.js).
 function faultyBuild(dir, fault) {
   const file = path.join(dir, `node-${fault}`);
-  fs.writeFileSync(file, `#!/bin/sh\nIPCFUZZ_CHANNEL_FAULT=${fault} NODE_OPTIONS="--require ${fixture('channel-fault.js')}" ` +
+  fs.writeFileSync(file, `#!/bin/sh\nTEST_IPCFUZZ_CHANNEL_FAULT=${fault} NODE_OPTIONS="--require ${fixture('channel-fault.js')}" ` +
     `exec ${build} "$@"\n`, { mode: 0o755 });
   return file;
 }
