@@ -156,9 +156,11 @@ async function recordArtifact(file, { target, session, known, store, status }) {
     confirm: (type, input, d) => session.confirm(type, input, d),
   });
   const { fresh, seenAgain } = recorder.sort(result);
-  const unknown = result.differences.filter((d) => fresh.includes(d) || seenAgain.includes(d));
+  const again = new Set(seenAgain.map((d) => d.signature));
+  const open = new Set([...fresh.map((d) => d.signature), ...again]);
+  const unknown = result.differences.filter((d) => open.has(d.signature));
   const chosen = unknown.find((d) => d.tier === Tier.crash) ?? unknown[0];
-  if (chosen && seenAgain.includes(chosen)) {
+  if (chosen && again.has(chosen.signature)) {
     recorder.countAgain(result, chosen);
     status.seenAgain.add(chosen.signature);
     return;

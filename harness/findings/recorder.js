@@ -287,13 +287,19 @@ class FindingRecorder {
 
   // A difference saved by an earlier run keeps its input: only its count goes up.
   countAgain(result, difference) {
-    this.store?.record(result, difference, { sides: this.sides, origin: {} });
+    this.store?.record(this.#judged(result), difference, { sides: this.sides, origin: {} });
+  }
+
+  // A result as a finding's files show it: each difference marked known where the list names it.
+  #judged(result) {
+    if (typeof result === 'function') return () => this.#judged(result());
+    return { ...result, differences: classify(result.differences, this.known) };
   }
 
   // Saves a settled difference once; `about` is kept with the finding.
   record(result, difference, origin, about = {}, reduction = undefined) {
     if (this.findings.has(difference.signature)) return this.findings.get(difference.signature);
-    const stored = this.store?.record(result, difference, { sides: this.sides, origin, reduction });
+    const stored = this.store?.record(this.#judged(result), difference, { sides: this.sides, origin, reduction });
     const finding = { difference, result, folder: stored?.folder, reduction, ...about };
     this.findings.set(difference.signature, finding);
     return finding;
