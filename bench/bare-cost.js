@@ -22,7 +22,7 @@ const { createOps } = require('../harness/oracle/ops');
 const { screen } = require('../harness/recipes/crash-shapes');
 const { capabilitiesOf } = require('../harness/codecs');
 const { runCheck } = require('../harness/oracle/checks');
-const { allChecks, onRecipes } = require('../harness/oracle/recipe-checks');
+const { allChecks, onRecipes } = require('../harness/oracle/from-recipes');
 const { median } = require('./stats');
 const { Outcome } = require('../harness/base/vocabulary');
 
@@ -147,7 +147,7 @@ const kKnownCrash = { kind: Outcome.crash, signal: 'SIGSEGV', code: null, stderr
 
 // The requests a trace line stands for. The frame and stream checks' own
 // serializations of their pool recipes are left out: a batch worker makes
-// each once and keeps it (recipe-checks.js FramesOnA).
+// each once and keeps it (from-recipes.js FramesOnA).
 const ops = createOps(buildInput);
 function requestsOf(line) {
   // A line with neither (a Jazzer.js input that made no codec call in its process) stands for none.

@@ -15,6 +15,7 @@ const { FindingRecorder } = require('../harness/findings/recorder');
 const { StoppedError } = require('../harness/base/errors');
 const { isSharedDefect } = require('../harness/oracle/roundtrip');
 const { Settled } = require('../harness/base/vocabulary');
+const { Answer } = require('../harness/run/protocol');
 
 // Inputs a turn draws, unless its property says (definitions.js).
 const kRunsPerTurn = 40;
@@ -113,7 +114,7 @@ async function runProperties(options) {
   for (const t of ahead) t.cancel();
   const done = summary(state, started);
   // The batch workers' coverage counts are written as they end.
-  await options.session.batches.settle();
+  await options.session.batches.endIdle();
   return done;
 }
 
@@ -281,7 +282,7 @@ async function runExhaustive(options) {
   for (const name of only ?? Object.keys(properties)) {
     const property = properties[name];
     const drawn = fc.sample(property.arbitrary, { seed, numRuns: runs });
-    const results = await session.checkMany(property.check, drawn.map(property.input), { full: true });
+    const results = await session.checkMany(property.check, drawn.map(property.input), { answer: Answer.differing });
     for (const [i, result] of results.entries()) {
       if (result === undefined) continue;  // left out (a bench-only knob, see batches.js)
       state.runs++;

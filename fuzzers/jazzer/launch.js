@@ -27,7 +27,7 @@ const instrumented = {
   // How a recipe is decoded and built: the grammar, the kind table with its
   // definitions (`kinds` names kinds.js and kinds/ alike), the steps, the planner.
   'value.js': ['harness/recipes/bytes.js', 'harness/recipes/kinds', 'harness/recipes/tampering.js',
-    'harness/recipes/props.js', 'harness/recipes/checks.js', 'harness/recipes/runtime.js',
+    'harness/recipes/props.js', 'harness/recipes/validate.js', 'harness/recipes/runtime.js',
     'harness/recipes/interpret.js', 'harness/recipes/hosts.js',
     'harness/codecs/js.js', 'harness/wire/annotate.js', 'harness/observe/value-classes.js'],
   'frame.js': framing,

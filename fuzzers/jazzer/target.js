@@ -86,7 +86,7 @@ function createTarget(options) {
   // A reduction's candidates run in workers: one may crash a codec where the input did not.
   const recorder = new FindingRecorder({
     known, store, sides, skipSaved: true, reduction: { ms: kReduceMs },
-    check: (type, input) => session.check(type, input, { isolate: true }),
+    check: (type, input) => session.check(type, input, { awayFromHere: true }),
     confirm: (type, input, d) => session.confirm(type, input, d),
   });
 
@@ -110,7 +110,7 @@ function createTarget(options) {
       trace?.input(type, input);
       return;
     }
-    const first = session.check(type, input, { isolate: crashed(data) });
+    const first = session.check(type, input, { awayFromHere: crashed(data) });
     trace?.input(type, input);
     const { fresh, seenAgain } = recorder.sort(first);
     for (const difference of seenAgain) {

@@ -38,7 +38,7 @@ class FindingStore {
     } catch (err) {
       throw new EnvironmentError(`cannot create findings folder ${dir}: ${err.code ?? err.message}`);
     }
-    settleStaging(this.dir);
+    finishStaging(this.dir);
   }
 
   folderFor(sides, signature) {
@@ -117,9 +117,9 @@ function alive(pid) {
 // renamed them, killed while saving: one that holds its finding.json was
 // written whole (it is written last) and takes its place, unless a folder of
 // that difference is there by now; any other was never saved and is removed.
-// Processes that open the store at once may settle the same one: a rename
+// Processes that open the store at once may finish the same one: a rename
 // that fails has found it gone, or its place taken.
-function settleStaging(dir) {
+function finishStaging(dir) {
   for (const name of fs.readdirSync(dir)) {
     const staged = /^(.+)\.(\d+)\.tmp$/.exec(name);
     if (!staged || alive(Number(staged[2]))) continue;
@@ -445,11 +445,11 @@ class FindingRecorder {
   }
 
   // A one-step reduction that shows `signature`, reduced on while it does: { result, difference }.
-  * #reduceTowards(seed, signature, isolate) {
+  * #reduceTowards(seed, signature, awayFromHere) {
     const shows = (r) => r?.differences?.find((d) => d.signature === signature);
     const until = Math.min(Date.now() + this.reduction.ms, this.reduction.deadline - kConfirmReserveMs);
     const done = yield* mapYields(reduce(seed.result.type, seed.input, { keeps: shows, until }),
-      (request) => orNull(() => this.checker(request.type, request.input, { isolate })));
+      (request) => orNull(() => this.checker(request.type, request.input, { awayFromHere })));
     const result = done.result ?? seed.result;
     return { result, difference: shows(result) };
   }
@@ -466,7 +466,8 @@ class FindingRecorder {
     const reducible = type === 'frame' || type === 'stream' || input.recipe !== undefined;
     if (!this.checker) return { result, difference, reduction: { ...unreduced, status: 'not reduced' } };
     const started = Date.now();
-    const options = { isolate: difference.tier === Tier.crash };
+    // A crash's candidates may crash too: none runs in this process.
+    const options = { awayFromHere: difference.tier === Tier.crash };
     const shows = (r) => r?.differences?.find((d) => d.signature === difference.signature);
     const start = yield this.checker(type, input, options);
     if (!shows(start)) return null;

@@ -13,7 +13,7 @@
 
 const fs = require('node:fs');
 const os = require('node:os');
-const { onRecipes, serializedRecipe, mapRecipes } = require('../oracle/recipe-checks');
+const { onRecipes, serializedRecipe, mapRecipes } = require('../oracle/from-recipes');
 const { isHeavyValue } = require('../recipes/weight');
 
 class Trace {

@@ -98,7 +98,7 @@ const observers = [];
 const observeChecks = (observer) => { if (!observers.includes(observer)) observers.push(observer); };
 
 // The result of check `type` (a name, or a check's generator function, see
-// recipe-checks.js) of `input`: run(side, request) answers each request with
+// from-recipes.js) of `input`: run(side, request) answers each request with
 // an outcome, or a promise of one, and so the result is one or a promise of
 // one. both(request), when given, runs a request that sides a and b make
 // alike in one go, giving [outcome a, outcome b], or null to run them side by side.

@@ -7,7 +7,7 @@
 // with a `draw` part, drawn by the byte grammar and the arbitraries (bytes.js).
 // A `referable` kind is an object a later node may refer back to (`ref`).
 const { RecipeError } = require('./errors');
-const { errorTypes } = require('./checks');
+const { errorTypes } = require('./validate');
 const { stringShapes } = require('./kinds/primitives');
 const { nestings } = require('./kinds/heavy');
 const { interceptorHosts } = require('./kinds/host-objects');

@@ -1,7 +1,7 @@
 'use strict';
 // `props` of objects, arrays, ports and host objects: [key, recipe] pairs
 // assigned in order, printed and planned.
-const { entries, pair, key } = require('./checks');
+const { entries, pair, key } = require('./validate');
 const { assign, keyOf } = require('./runtime');
 
 function printProps(name, r, path, gen) {

@@ -3,7 +3,7 @@
 // evaluated once, and the closures that do what its statements do, in
 // sloppy mode as it runs.
 const { helpers } = require('./helpers');
-const { key } = require('./checks');
+const { key } = require('./validate');
 
 // What the printed code defines once: its helpers, and the expressions that
 // make host objects and nesting wrappers (they call `require`).

@@ -8,7 +8,7 @@
 // (`say.acting`) a verb ("deletes `visible`").
 const { isDeepStrictEqual } = require('node:util');
 const { RecipeError } = require('./errors');
-const { lit, check, count, entries, key, labelOf, globalName, globals } = require('./checks');
+const { lit, check, count, entries, key, labelOf, globalName, globals } = require('./validate');
 const { helper, assign, remove, keyOf, constant, run, globalOf, inBody } = require('./runtime');
 const {
   worldSides, patchTargets, receivingProtoKeys, receivingProtoAccessors, sendingHooks,

@@ -25,7 +25,7 @@ const workerMain = path.join(__dirname, 'worker-main.js');
 const freshWorkerMain = path.join(__dirname, 'fresh-worker-main.js');
 
 // Resolves a request with its outcome, or rejects it with the worker's fault.
-function settle(entry, { outcome, fault }) {
+function answerRequest(entry, { outcome, fault }) {
   if (!fault) entry.resolve(outcome);
   else entry.reject(faultError(fault));
 }
@@ -102,7 +102,7 @@ class AsyncWorker {
     this.stats.gathered++;
     const entry = {
       message: { op: 'many' }, subs, answered: 0,
-      onPart: (answer) => settle(subs[entry.answered++], answer),
+      onPart: (answer) => answerRequest(subs[entry.answered++], answer),
       resolve: () => {}, reject: (err) => { for (const sub of subs.slice(entry.answered)) sub.reject(err); },
       wire: (child) => this.recipes.many(subs.map((sub) => sub.message), child),
     };
@@ -244,7 +244,7 @@ class AsyncWorker {
       return;
     }
     this.queue.shift();
-    settle(head, { outcome, fault });
+    answerRequest(head, { outcome, fault });
     this.#armTimer();
     this.#keepSpare();
   }

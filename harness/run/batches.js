@@ -20,8 +20,9 @@
 
 const os = require('node:os');
 const { sameProcess } = require('./placement');
+const { Answer } = require('./protocol');
 const { capabilitiesOf } = require('../codecs');
-const { onRecipes, mapRecipes } = require('../oracle/recipe-checks');
+const { onRecipes, mapRecipes } = require('../oracle/from-recipes');
 const { stepsMark } = require('../recipes/steps');
 const { satisfies } = require('../base/node-support');
 const { Place, Tier } = require('../base/vocabulary');
@@ -29,7 +30,7 @@ const { Place, Tier } = require('../base/vocabulary');
 // Per-operation checks in flight: their operations for one worker go together
 // (async-driver.js), a turn of fast-check's inputs at a time.
 const kInFlight = 64;
-const kSettleMs = 1000;
+const kIdleEndMs = 1000;
 // A worker per core: the checks cost far more than drawing their inputs, so
 // the process that draws them needs little of a core of its own.
 const kBatchWorkers = Math.max(1, os.availableParallelism());
@@ -84,7 +85,7 @@ class Batches {
     this.maxWorkers = kBatchWorkers;
     this.workers = [];
     this.apart = new Set();  // those of this.workers that check the inputs that change shared state
-    this.retired = [];   // workers let go by settle(), still counted in the session's stats
+    this.retired = [];   // workers let go by endIdle(), still counted in the session's stats
     this.checked = 0;    // inputs checked whole in a batch
     this.gates = new WeakMap();          // worker -> { sent, urgent, waiting }: its batch requests (see #request)
     this.paused = false;
@@ -92,32 +93,32 @@ class Batches {
 
   // Starts one check per input. results: a promise per input, in order, of its
   // result: null when the check had nothing to check, undefined for an input
-  // left out; of an input checked in a batch, only { differences } unless
-  // `full`. urgent: checked ahead of the batches waiting for a worker.
+  // left out; of an input checked in a batch, what `answer` asks
+  // (protocol.js Answer), its differences alone by default. urgent: checked ahead of the batches waiting for a worker.
   // cancel(): start no more checks (those not started never settle).
-  each(type, inputs, { full = false, urgent = false } = {}) {
+  each(type, inputs, { answer = Answer.differences, urgent = false } = {}) {
     const slots = inputs.map(slot);
     let cancelled = false;
     const isCancelled = () => cancelled;
-    const perOp = (i, isolated = null) => () => this.session.check(type, inputs[i], { isolated }).then((result) => {
+    const perOp = (i, keptOut = null) => () => this.session.check(type, inputs[i], { keptOut }).then((result) => {
       slots[i].resolve(result);
       return result;
     }, slots[i].reject);
     const placed = { 'batch': [], [Place.batchApart]: [], 'requests': [] };
-    const isolated = [];
+    const keptOut = [];
     for (const [i, input] of inputs.entries()) {
-      const { where, isolated: away } = this.session.placement(type, input);
+      const { where, keptOut: away } = this.session.placement(type, input);
       if (where === Place.leftOut) slots[i].resolve(undefined);
       else placed[where].push(i);
-      isolated[i] = away;
+      keptOut[i] = away;
     }
     // The screened inputs first, as they were drawn.
-    const byRequests = placed.requests.filter((i) => isolated[i]).concat(placed.requests.filter((i) => !isolated[i]));
-    pooled(byRequests.map((i) => perOp(i, isolated[i])), this.width, isCancelled);
+    const byRequests = placed.requests.filter((i) => keptOut[i]).concat(placed.requests.filter((i) => !keptOut[i]));
+    pooled(byRequests.map((i) => perOp(i, keptOut[i])), this.width, isCancelled);
     const sharing = placed[Place.batchApart].length > 0;
     for (const [indices, isApart] of [[placed.batch, false], [placed[Place.batchApart], true]]) {
       if (!indices.length) continue;
-      const batch = { type, inputs, full, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing };
+      const batch = { type, inputs, answer, urgent, slots, perOp, cancelled: isCancelled, apart: isApart, sharing };
       this.#batch(batch, indices).catch((err) => { for (const i of indices) slots[i].reject(err); });
     }
     return { results: slots.map((s) => s.promise), cancel: () => { cancelled = true; } };
@@ -133,11 +134,11 @@ class Batches {
   // path, one by one, until one crashes or hangs there too: the input at
   // fault. Those after it go on in a new batch.
   async #batch(batch, indices) {
-    const { type, inputs, full, urgent, slots, perOp, cancelled, apart, sharing } = batch;
+    const { type, inputs, answer, urgent, slots, perOp, cancelled, apart, sharing } = batch;
     const { sides } = this.session;
     let answered = 0;
     const sent = indices.map((i) => inputs[i]);
-    const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, full };
+    const message = { op: 'checks', type, codecs: { a: sides.a.codec, b: sides.b.codec }, answer };
     const worker = this.#worker(apart, sharing);
     // The recipes of a frame or stream check go by number (protocol.js).
     const wire = onRecipes(type) ? (child) => {
@@ -235,11 +236,11 @@ class Batches {
   // Lets the batch workers end as processes do, once idle (within a second),
   // so that the coverage counts they keep are written before a run reports
   // them; later batches start new workers.
-  async settle() {
+  async endIdle() {
     const workers = this.workers.splice(0);
     this.apart.clear();
     this.retired.push(...workers);
-    await Promise.all(workers.map((w) => w.end(kSettleMs)));
+    await Promise.all(workers.map((w) => w.end(kIdleEndMs)));
   }
 
   close() {

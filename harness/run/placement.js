@@ -10,7 +10,7 @@
 
 const { screen } = require('../recipes/crash-shapes');
 const { capabilitiesOf } = require('../codecs');
-const { serializedRecipe } = require('../oracle/recipe-checks');
+const { serializedRecipe } = require('../oracle/from-recipes');
 const { changesSharedState, spoilsProcess } = require('../recipes/steps');
 const { Place } = require('../base/vocabulary');
 
@@ -42,28 +42,28 @@ function crashShape(type, input, sides) {
 //          'screened worker' whole, in the worker of the screened inputs (it would spoil any other);
 //          'requests'   request by request, each placed by placeRequest;
 //          'left out'   not checked (the bench's skipScreened).
-//   isolated: for 'requests', which requests must not run a codec that may
+//   keptOut: for 'requests', which requests must not run a codec that may
 //   crash here: 'input' those that build the value, 'all' every one, or null.
 // facts: { type, sides, local: { a, b } (a side runs in this process),
 //   batching (the session checks many at a time, in batch workers),
 //   screening (whether the session screens its inputs: a blocking one unless
 //   told not to, an async one where it batches), shapeOf (the screen, crashShape),
-//   isolate (the input crashed this process before), skipScreened }.
+//   awayFromHere (the input crashed this process before: none of its requests run here), skipScreened }.
 function placeCheck(input, { type, sides, local = { a: false, b: false }, batching = false, screening = batching,
-  shapeOf = crashShape, isolate = false, skipScreened = false }) {
-  if (isolate) return { where: Place.requests, isolated: 'all' };
+  shapeOf = crashShape, awayFromHere = false, skipScreened = false }) {
+  if (awayFromHere) return { where: Place.requests, keptOut: 'all' };
   const screened = screening && shapeOf(type, input, sides) !== null;
-  if (screened) return { where: skipScreened ? Place.leftOut : Place.requests, isolated: 'input' };
+  if (screened) return { where: skipScreened ? Place.leftOut : Place.requests, keptOut: 'input' };
   const recipe = serializedRecipe(type, input);
   if (batching) {
-    if (spoilsProcess(recipe)) return { where: Place.requests, isolated: null };
-    return { where: changesSharedState(recipe) ? Place.batchApart : Place.batch, isolated: null };
+    if (spoilsProcess(recipe)) return { where: Place.requests, keptOut: null };
+    return { where: changesSharedState(recipe) ? Place.batchApart : Place.batch, keptOut: null };
   }
   if (local.a && local.b) {
-    if (!changesSharedState(recipe)) return { where: Place.here, isolated: null };
-    return { where: spoilsProcess(recipe) ? Place.screenedWorker : Place.apart, isolated: null };
+    if (!changesSharedState(recipe)) return { where: Place.here, keptOut: null };
+    return { where: spoilsProcess(recipe) ? Place.screenedWorker : Place.apart, keptOut: null };
   }
-  return { where: Place.requests, isolated: null };
+  return { where: Place.requests, keptOut: null };
 }
 
 // Where one request of a check placed 'requests' runs: 'here', 'worker', or,
@@ -71,15 +71,15 @@ function placeCheck(input, { type, sides, local = { a: false, b: false }, batchi
 // a worker has shown the crash (crash-judge.js): 'judge here', or 'judge in
 // worker' where its value must not be built here. A value that changes shared
 // state is never built here.
-// facts: { codec, local (its side runs in this process), isolated (of placeCheck) }.
-function placeRequest(request, { codec, local, isolated }) {
+// facts: { codec, local (its side runs in this process), keptOut (of placeCheck) }.
+function placeRequest(request, { codec, local, keptOut }) {
   const hasInput = request.input !== undefined;
   const shared = hasInput && changesSharedState(request.input.recipe);
-  const away = isolated === 'all' || (isolated === 'input' && hasInput);
+  const away = keptOut === 'all' || (keptOut === 'input' && hasInput);
   // A screened input keeps here a codec that cannot crash (and its coverage).
   const { mayCrash, sharesProcess } = capabilitiesOf(codec);
   if (local && !shared && !(away && mayCrash)) return 'here';
-  const judged = isolated === 'input' && request.op === 'serialize' && sharesProcess && mayCrash;
+  const judged = keptOut === 'input' && request.op === 'serialize' && sharesProcess && mayCrash;
   if (!judged) return 'worker';
   return local && !shared ? 'judge here' : 'judge in worker';
 }

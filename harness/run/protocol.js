@@ -119,6 +119,12 @@ class RecipeTable {
 // boot() starts its process ahead of need; end(ms) lets it end once idle
 // (a promise); close() ends it now; `stats` counts its requests, crashes,
 // hangs and restarts; `recipes` numbers the recipes its processes were sent.
+// What the check of an input answers with, where only part of it is needed:
+// its differences alone (given again, or from a batch or a worker apart),
+// the whole result of an input that differs, or the whole result of every
+// input (for a finding to be saved from it).
+const Answer = Object.freeze({ differences: 'differences', differing: 'differing', whole: 'whole' });
+
 const workerContract = Object.freeze({ methods: ['request', 'boot', 'end', 'close'], fields: ['stats', 'recipes'] });
 
 // What of the contract `worker` lacks, by name.
@@ -128,7 +134,7 @@ function contractGaps(worker) {
 }
 
 module.exports = {
-  workerContract, contractGaps,
+  Answer, workerContract, contractGaps,
   crashOutcome, hangOutcome, faultOf, faultError, RecipeNumbers, RecipeTable, kStderrTail,
   kObserversFlag, observersArgs,
 };

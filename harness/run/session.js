@@ -29,11 +29,12 @@ const { confirm } = require('./confirm');
 const { CheckedBefore } = require('./checked-before');
 const { KnownCrash, judgeKnownCrash } = require('./crash-judge');
 const { placeCheck, placeRequest, crashShape } = require('./placement');
+const { Answer } = require('./protocol');
 const { resolveNode, probeNode } = require('../base/binaries');
 const { EnvironmentError, UsageError } = require('../base/errors');
 const { runCheck } = require('../oracle/checks');
 const { when } = require('../oracle/drive');
-const { allChecks } = require('../oracle/recipe-checks');
+const { allChecks } = require('../oracle/from-recipes');
 const { createOps } = require('../oracle/ops');
 const { codecNames, isNamedCodec, capabilitiesOf, loadCodec } = require('../codecs');
 const { buildInput, buildWorld } = require('../recipes/build');
@@ -171,19 +172,19 @@ class Session {
   }
 
   // Where the check of an input runs (placement.js placeCheck).
-  placement(type, input, isolate = false) {
+  placement(type, input, awayFromHere = false) {
     return placeCheck(input, {
       type, sides: this.sides, local: this.local, batching: Boolean(this.batches?.inProcess),
-      screening: this.screening, shapeOf: this.screen, isolate, skipScreened: this.skipScreened,
+      screening: this.screening, shapeOf: this.screen, awayFromHere, skipScreened: this.skipScreened,
     });
   }
 
   // One request of side `sideName`, where placement.js places it: its
-  // outcome, or a promise of it from an async worker. isolated: of placeCheck.
-  run(sideName, request, isolated = null) {
+  // outcome, or a promise of it from an async worker. keptOut: of placeCheck.
+  run(sideName, request, keptOut = null) {
     const { codec, node } = this.sides[sideName];
     const withCodec = { ...request, codec };
-    const where = placeRequest(request, { codec, local: this.local[sideName], isolated });
+    const where = placeRequest(request, { codec, local: this.local[sideName], keptOut });
     if (where === Place.here) return this.ops[request.op](withCodec);
     const key = this.lost && keyOf(withCodec);
     if (key && this.lost.has(key)) return { ...this.lost.get(key) };
@@ -216,35 +217,36 @@ class Session {
 
   // The result of one check: of a blocking session, the result; of an async
   // one, a promise of it, its requests run one by one where placement.js
-  // puts them (batches.js passes `isolated`, its placement of the input).
-  // isolate (blocking): the input crashed this process before, so none of
-  // its requests run here. Of a blocking session, a result given again
-  // (checked-before.js), or of an input checked apart, holds its differences
-  // alone unless `full` ('all': every outcome, for a finding to be saved).
-  check(type, input, { isolate = false, full = false, isolated = null } = {}) {
-    if (!this.blocking) return (async () => this.#byRequests(type, input, isolated))();
-    const placed = this.placement(type, input, isolate);
+  // puts them (batches.js passes `keptOut`, its placement of the input).
+  // awayFromHere (blocking): the input crashed this process before, so none
+  // of its requests run here. Of a blocking session, a result given again
+  // (checked-before.js), or of an input checked apart, is what `answer` asks
+  // (protocol.js Answer: its differences alone unless told otherwise).
+  check(type, input, { awayFromHere = false, answer = Answer.differences, keptOut = null } = {}) {
+    if (!this.blocking) return (async () => this.#byRequests(type, input, keptOut))();
+    const placed = this.placement(type, input, awayFromHere);
     const check = () => {
       switch (placed.where) {
         case Place.here: return runCheck(allChecks[type], (side, request) => this.run(side, request), input, this.both);
-        case Place.apart: case Place.screenedWorker: return this.#checkApart(type, input, full, placed.where);
-        default: return this.#byRequests(type, input, placed.isolated);
+        case Place.apart: case Place.screenedWorker: return this.#checkApart(type, input, answer, placed.where);
+        default: return this.#byRequests(type, input, placed.keptOut);
       }
     };
-    const result = isolate || full ? check() : this.checked.get(type, input, check);
-    if (result === undefined) return this.check(type, input, { isolate: true });  // the worker apart crashed or hung
-    const screened = placed.isolated === 'input';
+    const result = awayFromHere || answer !== Answer.differences ? check() : this.checked.get(type, input, check);
+    // Undefined: the worker apart crashed or hung.
+    if (result === undefined) return this.check(type, input, { awayFromHere: true });
+    const screened = placed.keptOut === 'input';
     if (placed.where !== Place.requests || screened) this.onChecked?.(type, input, screened);
     return result;
   }
 
-  #byRequests(type, input, isolated) {
-    return runCheck(allChecks[type], (side, request) => this.run(side, request, isolated), input);
+  #byRequests(type, input, keptOut) {
+    return runCheck(allChecks[type], (side, request) => this.run(side, request, keptOut), input);
   }
 
   // As check, with every outcome in the result: for a finding to be saved from it.
   checkInFull(type, input) {
-    return this.check(type, input, { full: 'all' });
+    return this.check(type, input, { answer: Answer.whole });
   }
 
   // One check per input, many at a time (see batches.js): the results, all at once.
@@ -266,10 +268,10 @@ class Session {
   // inputs ('screened worker'), which their crashes renew often. Undefined
   // when the worker crashed or hung (this time, or before: it is not sent
   // again): the input is then checked isolated, request by request.
-  #checkApart(type, input, full, where) {
-    const request = { op: 'checks', type, inputs: [input], codecs: this.codecs, full,
+  #checkApart(type, input, answer, where) {
+    const request = { op: 'checks', type, inputs: [input], codecs: this.codecs, answer,
       steps: [stepsMark(input.recipe)] };
-    const key = keyOf({ ...request, full: undefined });
+    const key = keyOf({ ...request, answer: undefined });
     if (this.lost.has(key)) return undefined;
     const worker = where === Place.screenedWorker ? this.worker(this.sides.b.node) :
       (this.apart ??= this.startWorker(process.execPath, this.workerOptions()));

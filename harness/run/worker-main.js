@@ -19,7 +19,7 @@ const { buildInput, inputBuilder, buildWorld } = require('../recipes/build');
 const { codecNames, loadCodec } = require('../codecs');
 const { judgeKnownCrash } = require('./crash-judge');
 const { hostTypes } = require('../recipes/hosts');
-const { faultOf, RecipeTable, kObserversFlag } = require('./protocol');
+const { Answer, faultOf, RecipeTable, kObserversFlag } = require('./protocol');
 const { Outcome } = require('../base/vocabulary');
 
 const kReply = 3;
@@ -55,7 +55,7 @@ const observerArg = process.argv.find((arg) => arg.startsWith(kObserversFlag));
 const observersToLoad = observerArg ? JSON.parse(observerArg.slice(kObserversFlag.length)) : [];
 
 // Kept between the requests of this process: the recipes it was sent, by
-// number (protocol.js), and side a's frames of them (see recipe-checks.js).
+// number (protocol.js), and side a's frames of them (see from-recipes.js).
 const recipes = new RecipeTable();
 let frames = null;
 // How long checked inputs wait for their parts to be sent together: one
@@ -66,15 +66,14 @@ const kPartsMs = 2;
 // checking, so that the parent knows how far a batch got if a codec takes
 // this process down (it checks the inputs of a bundle not sent again): null
 // when the check had nothing to check, 0 when it found no difference, else
-// its differences, or with `full` the whole result (with full 'all', a result
-// without differences too). The last bundle goes with
+// its differences, or what `answer` asks (protocol.js Answer). The last bundle goes with
 // the answer ({ outcome, parts }): a write to the parent costs more than a
 // frame check.
-function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [] }) {
+function checks({ id, type, inputs, recipes: added = [], codecs, answer = Answer.differences, steps = [] }) {
   // Here, not above: a worker that runs one operation at a time starts
   // without the checks and fast-check, as fast as before.
   const { runCheck } = require('../oracle/checks');
-  const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('../oracle/recipe-checks');
+  const { allChecks, onRecipes, mapRecipes, FramesOnA } = require('../oracle/from-recipes');
   const { markSteps } = require('../recipes/steps');
   for (const { module, options } of observersToLoad.splice(0)) require(module).observe(options);
   steps.forEach((mark, i) => markSteps(inputs[i].recipe, mark));
@@ -92,7 +91,8 @@ function checks({ id, type, inputs, recipes: added = [], codecs, full, steps = [
   for (const input of inputs) {
     const result = runCheck(allChecks[type], run, input, both);
     const clean = !result || !result.differences.length;
-    parts.push(clean && full !== 'all' ? result && 0 : full ? result : { differences: result.differences });
+    parts.push(clean && answer !== Answer.whole ? result && 0 :
+      answer === Answer.differences ? { differences: result.differences } : result);
     if (performance.now() - sent >= kPartsMs) {
       reply({ id, parts });
       parts = [];

@@ -20,7 +20,7 @@ function varint(value, { overlong = 0 } = {}) {
 
 // Where a frame's fields and values are, read with the annotator the first
 // time a corruption asks, and the segments of each field listed once: a
-// frame corrupted many ways (see recipe-checks.js) keeps one layout.
+// frame corrupted many ways (see from-recipes.js) keeps one layout.
 class Layout {
   #frame;
   #annotation = null;

@@ -80,7 +80,7 @@ describe('synchronous session', function () {
       const crashed = { recipe: { k: 'number', v: 2 } };
       for (const input of [plain, again, screened, screened]) s.check('value', input);
       // One that ended an earlier process runs every request of it in a worker.
-      s.check('value', crashed, { isolate: true });
+      s.check('value', crashed, { awayFromHere: true });
       const which = (input) => [plain, again, screened, crashed].indexOf(input);
       process.stdout.write(JSON.stringify({ told: told.map(([type, input, screened]) => [type, which(input), screened]),
         workers: s.workers.size }));`);

@@ -70,7 +70,7 @@ describe('session logic (a fake driver)', function () {
       async function () {
         const { session, driver, lost } = open(blocking);
         // As placement.js places a screened input (async: as batches.js passes it).
-        const options = blocking ? { full: 'all' } : { isolated: 'input' };
+        const options = blocking ? { answer: 'whole' } : { keptOut: 'input' };
         const kinds = [];
         for (let v = 0; v < 33; v++) {
           const result = await session.check('value', port(v), options);

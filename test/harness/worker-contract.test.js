@@ -87,7 +87,7 @@ describe('batches (on the fake driver)', function () {
   it('ends its workers when it settles, as processes end once idle', async function () {
     const { session, driver } = open();
     await session.batches.run('value', values(1));
-    await session.batches.settle();
+    await session.batches.endIdle();
     assert.ok(driver.workers.every((w) => w.closed));
     session.close();
   });

@@ -1,7 +1,7 @@
 'use strict';
 // ArrayBuffers and views (host objects to the IPC codec, tag 0).
 const { viewTypes, bytesPerElement } = require('../../wire/tags');
-const { lit, check, count, hex, oneOf, viewLayout } = require('../checks');
+const { lit, check, count, hex, oneOf, viewLayout } = require('../validate');
 const { helper, globalOf } = require('../runtime');
 
 const byteCount = (r) => (typeof r.bytes === 'string' ? r.bytes.length / 2 : 0) * (r.repeat ?? 1);

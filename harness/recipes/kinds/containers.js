@@ -1,7 +1,7 @@
 'use strict';
 // Containers: objects, arrays, maps, sets, errors, and objects made alike.
 // They bind themselves before their children, so that children can refer back.
-const { lit, check, count, entries, pair, key, oneOf, errorTypes } = require('../checks');
+const { lit, check, count, entries, pair, key, oneOf, errorTypes } = require('../validate');
 const { printProps, planProps } = require('../props');
 const { assign, remove, keyOf, newArray, Unplanned } = require('../runtime');
 

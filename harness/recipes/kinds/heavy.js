@@ -2,7 +2,7 @@
 // Values whose size is a parameter: nests up to and past the stack limit,
 // long arrays of numbers.
 const { hostTypes } = require('../hosts');
-const { check, count, oneOf } = require('../checks');
+const { check, count, oneOf } = require('../validate');
 const { helper, withRequire, constant, newArray, holeyArray } = require('../runtime');
 const { makeHost, hostWords } = require('./host-objects');
 

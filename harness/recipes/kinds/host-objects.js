@@ -2,7 +2,7 @@
 // Host objects: a MessagePort, the other API objects of hosts.js, and the
 // interceptor-backed stores, process.env and sessionStorage.
 const { hostTypes } = require('../hosts');
-const { entries, pair, key, oneOf } = require('../checks');
+const { entries, pair, key, oneOf } = require('../validate');
 const { printProps, planProps } = require('../props');
 const { withRequire, keyOf, helper, inBody } = require('../runtime');
 

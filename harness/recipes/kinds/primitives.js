@@ -6,7 +6,7 @@
 // words(node, say) -> a noun phrase for the titles of findings (words.js);
 // and a kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
 const { RecipeError } = require('../errors');
-const { lit, check, count, oneOf, number, globalName } = require('../checks');
+const { lit, check, count, oneOf, number, globalName } = require('../validate');
 const { constant, internalized, sloppyFunction, recordingFunction, globalOf, helper } = require('../runtime');
 
 // V8 string representations a `string` recipe can ask for (helpers.js).
