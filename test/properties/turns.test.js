@@ -15,7 +15,7 @@ function fakeSession() {
   const result = (type, input) => ({ type, input, outcomes: {}, differences: shown(input) });
   return {
     sides: { a: { codec: 'js' }, b: { codec: 'js' } },
-    batches: { inProcess: false, width: 1, maxWorkers: 1, pause() {}, resume() {}, settle: async () => {} },
+    batches: { inProcess: false, width: 1, maxWorkers: 1, pause() {}, resume() {}, endIdle: async () => {} },
     checkEach: (type, inputs) => ({ results: inputs.map((i) => Promise.resolve(result(type, i))), cancel() {} }),
     checkMany: async (type, inputs) => inputs.map((i) => result(type, i)),
     check: async (type, input) => result(type, input),
