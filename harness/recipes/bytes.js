@@ -93,11 +93,12 @@ function hostKeyFrom(list) {
   const named = list.filter((k) => !isIntegerKey(k));
   const indices = list.filter(isIntegerKey);
   const classes = rarely([named, indices, indices, indices, indices], (keys) => keys === indices);
-  return (ch, key) => ch.pick(ch.pick(classes, key === undefined || !isIntegerKey(key) ? named : indices), key);
+  return (choices, key) =>
+    choices.pick(choices.pick(classes, key === undefined || !isIntegerKey(key) ? named : indices), key);
 }
 const hostKey = hostKeyFrom(portKeys);
 const hostEffectKey = hostKeyFrom(effectKeys);
-const objectEffectKey = (ch, key) => ch.pick(effectKeys, key);
+const objectEffectKey = (choices, key) => choices.pick(effectKeys, key);
 const regexps = [['a', ''], ['^x+$', 'gi'], ['[\\u0100-\\uffff]', 'u'], ['(?<n>.)\\k<n>', 'dsy'], ['', 'm']];
 // Ordinary and null prototypes more often than all view types together.
 const prototypes = [...viewTypes, ...Array(8).fill(['Object', 'Array', null]).flat()];
@@ -119,102 +120,103 @@ const representations = [{ k: 'number', v: 1 }, { k: 'number', v: 1.5 }, { k: 'n
   { k: 'object', props: [] }, { k: 'string', v: 's' }, { k: 'number', v: '-0' }, { k: 'number', v: 'NaN' },
   { k: 'bigint', v: '1' }, { k: 'null' }];
 
-// Each grammar function reads (decode) or re-writes (encode) one part; `r` is
+// Each grammar function reads (decode) or re-writes (encode) one part; `given` is
 // the recipe part being encoded, undefined when decoding.
-function text(ch, v) {
-  const length = ch.small(12, v?.length);
-  const units = ch.raw(length * 2, v !== undefined && Buffer.from(v, 'utf16le'));
+function text(choices, v) {
+  const length = choices.small(12, v?.length);
+  const units = choices.raw(length * 2, v !== undefined && Buffer.from(v, 'utf16le'));
   return Buffer.from(units).toString('utf16le');
 }
 
 // A short text, or one code unit repeated to a length class (63, 64, 65,
 // 4 KiB, 64 KiB, 1 Mi units); then one of V8's string shapes.
-function string(ch, r) {
-  const repeat = ch.pick(repeats, r?.repeat ?? 1);
-  const node = { k: 'string', v: repeat === 1 ? text(ch, r?.v) : unit(ch, r?.v) };
+function string(choices, given) {
+  const repeat = choices.pick(repeats, given?.repeat ?? 1);
+  const node = { k: 'string', v: repeat === 1 ? text(choices, given?.v) : unit(choices, given?.v) };
   if (repeat !== 1) node.repeat = repeat;
-  const shape = ch.pick([undefined, ...stringShapes], r?.shape);
+  const shape = choices.pick([undefined, ...stringShapes], given?.shape);
   if (shape) node.shape = shape;
   return node;
 }
 
-function unit(ch, v) {
-  return Buffer.from(ch.raw(2, v !== undefined && Buffer.from(v, 'utf16le'))).toString('utf16le');
+function unit(choices, v) {
+  return Buffer.from(choices.raw(2, v !== undefined && Buffer.from(v, 'utf16le'))).toString('utf16le');
 }
 
-function hexBytes(ch, count, hex) {
-  return Buffer.from(ch.raw(count, hex && Buffer.from(hex, 'hex'))).toString('hex');
+function hexBytes(choices, count, hex) {
+  return Buffer.from(choices.raw(count, hex && Buffer.from(hex, 'hex'))).toString('hex');
 }
 
-function number(ch, r) {
-  if (ch.flag(r && !numbers.includes(r.v))) {
-    const bytes = ch.raw(8, r && (() => { const b = Buffer.alloc(8); b.writeDoubleLE(r.v); return b; })());
+function number(choices, given) {
+  if (choices.flag(given && !numbers.includes(given.v))) {
+    const bytes = choices.raw(8, given && (() => { const b = Buffer.alloc(8); b.writeDoubleLE(given.v); return b; })());
     const v = Buffer.from(bytes).readDoubleLE(0);
     // Values JSON cannot carry are written as the recipe's names for them.
     return { k: 'number', v: Number.isFinite(v) && !Object.is(v, -0) ? v : String(Object.is(v, -0) ? '-0' : v) };
   }
-  return { k: 'number', v: ch.pick(numbers, r?.v) };
+  return { k: 'number', v: choices.pick(numbers, given?.v) };
 }
 
-function bigint(ch, r) {
-  const value = r && BigInt(r.v);
-  const negative = ch.flag(r && value < 0n);
-  const magnitude = r && (negative ? -value : value).toString(16);
-  const hex = r && (magnitude.length % 2 ? `0${magnitude}` : magnitude);
-  const length = ch.small(17, r && hex.length / 2);
-  const digits = hexBytes(ch, length, hex);
+function bigint(choices, given) {
+  const value = given && BigInt(given.v);
+  const negative = choices.flag(given && value < 0n);
+  const magnitude = given && (negative ? -value : value).toString(16);
+  const hex = given && (magnitude.length % 2 ? `0${magnitude}` : magnitude);
+  const length = choices.small(17, given && hex.length / 2);
+  const digits = hexBytes(choices, length, hex);
   const v = digits ? BigInt(`0x${digits}`) : 0n;
   return { k: 'bigint', v: String(negative ? -v : v) };
 }
 
-function view(ch, r, depth) {
-  const type = ch.pick(viewTypes, r?.type);
+function view(choices, given, depth) {
+  const type = choices.pick(viewTypes, given?.type);
   const width = bytesPerElement[type] ?? 1;
   const sizeOf = (repeat) => viewSizes.find((c) => c !== null && Math.floor(c / width) === repeat) ?? null;
-  const size = ch.pick(viewSizes, r && (r.repeat === undefined ? null : sizeOf(r.repeat)));
-  const elements = size === null ? ch.small(8, r && r.bytes.length / 2 / width) : 1;
-  const node = { k: 'view', type, bytes: hexBytes(ch, elements * width, r?.bytes) };
+  const size = choices.pick(viewSizes, given && (given.repeat === undefined ? null : sizeOf(given.repeat)));
+  const elements = size === null ? choices.small(8, given && given.bytes.length / 2 / width) : 1;
+  const node = { k: 'view', type, bytes: hexBytes(choices, elements * width, given?.bytes) };
   if (size !== null) node.repeat = Math.floor(size / width);
-  const offset = ch.small(3, r && (r.offset ?? 0) / width) * width;
+  const offset = choices.small(3, given && (given.offset ?? 0) / width) * width;
   if (offset) node.offset = offset;
-  if (ch.flag(r?.subclass) && type !== 'Buffer') node.subclass = true;
-  if (ch.flag(r?.pooled) && type === 'Buffer') node.pooled = true;
-  return withSteps(ch, r, node, viewSteps, depth);
+  if (choices.flag(given?.subclass) && type !== 'Buffer') node.subclass = true;
+  if (choices.flag(given?.pooled) && type === 'Buffer') node.pooled = true;
+  return withSteps(choices, given, node, viewSteps, depth);
 }
 
 const viewSteps = {
-  constructor: (ch, s) => ({
-    op: 'set', key: 'constructor', value: { k: 'global', name: ch.pick(constructorNames, s?.value.name) },
+  constructor: (choices, s) => ({
+    op: 'set', key: 'constructor', value: { k: 'global', name: choices.pick(constructorNames, s?.value.name) },
   }),
-  'own-length': (ch, s) => ({
-    op: 'define', key: ch.pick(lengthKeys, s?.key), value: { k: 'number', v: ch.small(4, s?.value.v) },
+  'own-length': (choices, s) => ({
+    op: 'define', key: choices.pick(lengthKeys, s?.key), value: { k: 'number', v: choices.small(4, s?.value.v) },
   }),
-  'to-string-tag': (ch, s) => ({
-    op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: ch.pick(toStringTags, s?.value.v) },
+  'to-string-tag': (choices, s) => ({
+    op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: choices.pick(toStringTags, s?.value.v) },
     enumerable: false,
   }),
   prototype,
   detach: () => ({ op: 'detach' }),
   'throwing-constructor': () => ({ op: 'define', key: 'constructor', get: { throws: 'constructor getter' } }),
-  'buffer-prototype-constructor': (ch, s) => ({
+  'buffer-prototype-constructor': (choices, s) => ({
     op: 'proto', of: 'Buffer', key: 'constructor',
-    value: { k: 'global', name: ch.pick(bufferPrototypeConstructors, s?.value.name) },
+    value: { k: 'global', name: choices.pick(bufferPrototypeConstructors, s?.value.name) },
   }),
 };
 
-function prototype(ch, s) {
-  const step = { op: 'prototype', of: ch.pick(prototypes, s?.of) };
-  if (ch.flag(s?.proxy)) step.proxy = true;
+function prototype(choices, s) {
+  const step = { op: 'prototype', of: choices.pick(prototypes, s?.of) };
+  if (choices.flag(s?.proxy)) step.proxy = true;
   return step;
 }
 
 // What a getter does to the object being copied before it returns or throws;
 // `key` reads the keys it touches.
 const effects = {
-  delete: (ch, s, key) => ({ op: 'delete', key: key(ch, s?.key) }),
-  add: (ch, s, key) => ({ op: 'set', key: key(ch, s?.key), value: { k: 'number', v: 9 } }),
-  hide: (ch, s, key) => ({ op: 'define', key: key(ch, s?.key), value: { k: 'number', v: 5 }, enumerable: false }),
-  redefine: (ch, s, key) => ({ op: 'define', key: key(ch, s?.key), get: { returns: { k: 'number', v: 7 } } }),
+  delete: (choices, s, key) => ({ op: 'delete', key: key(choices, s?.key) }),
+  add: (choices, s, key) => ({ op: 'set', key: key(choices, s?.key), value: { k: 'number', v: 9 } }),
+  hide: (choices, s, key) => ({ op: 'define', key: key(choices, s?.key), value: { k: 'number', v: 5 },
+    enumerable: false }),
+  redefine: (choices, s, key) => ({ op: 'define', key: key(choices, s?.key), get: { returns: { k: 'number', v: 7 } } }),
   prototype,
   detach: () => ({ op: 'detach', on: 'v' }),
   resize: () => ({ op: 'resize', on: 'v', to: 1 }),
@@ -224,13 +226,13 @@ const effects = {
 };
 
 // A getter that changes the object, at a key and touching keys `key` reads.
-const effectGetter = (key) => (ch, s) => {
-  const step = { op: 'define', key: key(ch, s?.key), get: {} };
-  const name = ch.pick(Object.keys(effects), s && stepName(effects, s.get.then[0], key));
-  step.get.then = [effects[name](ch, s?.get.then[0], key)];
-  if (ch.flag(s?.get.throws)) step.get.throws = 'getter';
+const effectGetter = (key) => (choices, s) => {
+  const step = { op: 'define', key: key(choices, s?.key), get: {} };
+  const name = choices.pick(Object.keys(effects), s && stepName(effects, s.get.then[0], key));
+  step.get.then = [effects[name](choices, s?.get.then[0], key)];
+  if (choices.flag(s?.get.throws)) step.get.throws = 'getter';
   else step.get.returns = { k: 'number', v: 1 };
-  if (ch.flag(s?.enumerable === false)) step.enumerable = false;
+  if (choices.flag(s?.enumerable === false)) step.enumerable = false;
   return step;
 };
 
@@ -238,13 +240,13 @@ const objectSteps = { 'effect-getter': effectGetter(objectEffectKey), prototype 
 
 const portSteps = {
   'effect-getter': effectGetter(hostEffectKey),
-  getter: (ch, s) => ({
-    op: 'define', key: hostKey(ch, s?.key),
-    get: ch.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } },
+  getter: (choices, s) => ({
+    op: 'define', key: hostKey(choices, s?.key),
+    get: choices.flag(s?.get.throws) ? { throws: 'getter' } : { returns: { k: 'number', v: 1 } },
   }),
-  'inherited-setter': (ch, s) => {
-    const step = { op: 'inherited-setter', key: hostKey(ch, s?.key) };
-    if (ch.flag(s?.throws)) step.throws = 'setter called';
+  'inherited-setter': (choices, s) => {
+    const step = { op: 'inherited-setter', key: hostKey(choices, s?.key) };
+    if (choices.flag(s?.throws)) step.throws = 'setter called';
     return step;
   },
   'symbol-getter': () => ({ op: 'define', key: { symbol: 'hidden' }, get: { returns: { k: 'number', v: 2 } } }),
@@ -264,7 +266,7 @@ function variantOf(s) {
     }
   });
 }
-const worldStep = (ch, s) => worldVariants[ch.pick(worldNames, s && variantOf(s))].draw(ch, s);
+const worldStep = (choices, s) => worldVariants[choices.pick(worldNames, s && variantOf(s))].draw(choices, s);
 viewSteps.world = worldStep;
 objectSteps.world = worldStep;
 portSteps.world = worldStep;
@@ -280,63 +282,63 @@ function stepName(table, step, ...rest) {
   });
 }
 
-function withSteps(ch, r, node, table, depth) {
-  const count = ch.small(2, r && (r.tamper?.length ?? 0));
+function withSteps(choices, given, node, table, depth) {
+  const count = choices.small(2, given && (given.tamper?.length ?? 0));
   const names = Object.keys(table);
   const tamper = [];
   for (let i = 0; i < count; i++) {
-    const step = r?.tamper[i];
-    const name = ch.pick(names, step && stepName(table, step));
-    tamper.push(table[name](ch, step, depth));
+    const step = given?.tamper[i];
+    const name = choices.pick(names, step && stepName(table, step));
+    tamper.push(table[name](choices, step, depth));
   }
   return tamper.length ? { ...node, tamper } : node;
 }
 
-function hostProps(ch, r) {
-  const count = ch.small(3, r?.props.length);
+function hostProps(choices, given) {
+  const count = choices.small(3, given?.props.length);
   const props = [];
   for (let i = 0; i < count; i++) {
-    const [key, value] = r?.props[i] ?? [];
-    props.push([hostKey(ch, key), primitive(ch, value)]);
+    const [key, value] = given?.props[i] ?? [];
+    props.push([hostKey(choices, key), primitive(choices, value)]);
   }
   return props;
 }
 
-function port(ch, r, depth) {
-  return withSteps(ch, r, { k: 'port', props: hostProps(ch, r) }, portSteps, depth);
+function port(choices, given, depth) {
+  return withSteps(choices, given, { k: 'port', props: hostProps(choices, given) }, portSteps, depth);
 }
 
-function host(ch, r, depth) {
-  const type = ch.pick(Object.keys(hostTypes), r?.type);
-  return withSteps(ch, r, { k: 'host', type, props: hostProps(ch, r) }, portSteps, depth);
+function host(choices, given, depth) {
+  const type = choices.pick(Object.keys(hostTypes), given?.type);
+  return withSteps(choices, given, { k: 'host', type, props: hostProps(choices, given) }, portSteps, depth);
 }
 
-function shapes(ch, r) {
-  const names = ch.pick(shapeKeys, r?.keys);
-  const rows = list(ch, r?.rows, 4, (row) => names.map((_, j) => ch.pick(representations, row?.[j])));
-  const then = rows.length ? list(ch, r?.then, 3, (c) =>
-    [ch.small(3, c?.[0]) % rows.length, ch.pick(names, c?.[1]), ch.pick(representations, c?.[2])]) : [];
+function shapes(choices, given) {
+  const names = choices.pick(shapeKeys, given?.keys);
+  const rows = list(choices, given?.rows, 4, (row) => names.map((_, j) => choices.pick(representations, row?.[j])));
+  const then = rows.length ? list(choices, given?.then, 3, (c) =>
+    [choices.small(3, c?.[0]) % rows.length, choices.pick(names, c?.[1]), choices.pick(representations, c?.[2])]) : [];
   return { k: 'shapes', keys: names, rows, then };
 }
 
 const primitives = {
   undefined: () => ({ k: 'undefined' }),
   null: () => ({ k: 'null' }),
-  bool: (ch, r) => ({ k: 'bool', v: ch.flag(r?.v) }),
+  bool: (choices, given) => ({ k: 'bool', v: choices.flag(given?.v) }),
   number,
   bigint,
   string,
 };
 
-function primitive(ch, r) {
-  const kind = ch.pick(Object.keys(primitives), r?.k);
-  return primitives[kind](ch, r);
+function primitive(choices, given) {
+  const kind = choices.pick(Object.keys(primitives), given?.k);
+  return primitives[kind](choices, given);
 }
 
-function list(ch, r, max, item) {
-  const count = ch.small(max, r?.length);
+function list(choices, given, max, item) {
+  const count = choices.small(max, given?.length);
   const out = [];
-  for (let i = 0; i < count; i++) out.push(item(r?.[i]));
+  for (let i = 0; i < count; i++) out.push(item(given?.[i]));
   return out;
 }
 
@@ -344,55 +346,62 @@ const kinds = {
   ...primitives,
   view,
   port,
-  arraybuffer: (ch, r) => {
-    const node = { k: 'arraybuffer', bytes: hexBytes(ch, ch.small(8, r && r.bytes.length / 2), r?.bytes) };
-    if (ch.flag(r?.shared)) node.shared = true;
-    if (ch.flag(r?.maxByteLength !== undefined)) node.maxByteLength = ch.small(16, r?.maxByteLength);
+  arraybuffer: (choices, given) => {
+    const length = choices.small(8, given && given.bytes.length / 2);
+    const node = { k: 'arraybuffer', bytes: hexBytes(choices, length, given?.bytes) };
+    if (choices.flag(given?.shared)) node.shared = true;
+    if (choices.flag(given?.maxByteLength !== undefined)) node.maxByteLength = choices.small(16, given?.maxByteLength);
     return node;
   },
-  date: (ch, r) => ({ k: 'date', v: ch.flag(r?.v === 'NaN') ? 'NaN' : number(ch, r && { v: r.v }).v }),
-  regexp: (ch, r) => {
-    const [source, flags] = ch.pick(regexps, r && [r.source, r.flags]);
+  date: (choices, given) => ({ k: 'date',
+    v: choices.flag(given?.v === 'NaN') ? 'NaN' : number(choices, given && { v: given.v }).v }),
+  regexp: (choices, given) => {
+    const [source, flags] = choices.pick(regexps, given && [given.source, given.flags]);
     return { k: 'regexp', source, flags };
   },
-  boxed: (ch, r) => ({
-    k: 'boxed', of: primitives[ch.pick(['bool', 'number', 'bigint', 'string'], r?.of.k)](ch, r?.of),
+  boxed: (choices, given) => ({
+    k: 'boxed', of: primitives[choices.pick(['bool', 'number', 'bigint', 'string'], given?.of.k)](choices, given?.of),
   }),
-  object: (ch, r, depth) => withSteps(ch, r, {
+  object: (choices, given, depth) => withSteps(choices, given, {
     k: 'object',
-    props: list(ch, r?.props, 4, (p) => [ch.pick(keys, p?.[0]), node(ch, p?.[1], depth + 1)]),
+    props: list(choices, given?.props, 4, (p) => [choices.pick(keys, p?.[0]), node(choices, p?.[1], depth + 1)]),
   }, objectSteps, depth),
-  array: (ch, r, depth) => {
-    const items = list(ch, r?.items, 5,
-      (item) => (ch.flag(item?.k === 'hole') ? { k: 'hole' } : node(ch, item, depth + 1)));
-    const extra = ch.small(7, r && (r.length ?? items.length) - items.length);
+  array: (choices, given, depth) => {
+    const items = list(choices, given?.items, 5,
+      (item) => (choices.flag(item?.k === 'hole') ? { k: 'hole' } : node(choices, item, depth + 1)));
+    const extra = choices.small(7, given && (given.length ?? items.length) - items.length);
     return extra ? { k: 'array', items, length: items.length + extra } : { k: 'array', items };
   },
-  map: (ch, r, depth) => ({
-    k: 'map', entries: list(ch, r?.entries, 3, (e) => [node(ch, e?.[0], depth + 1), node(ch, e?.[1], depth + 1)]),
+  map: (choices, given, depth) => ({
+    k: 'map',
+    entries: list(choices, given?.entries, 3,
+      (entry) => [node(choices, entry?.[0], depth + 1), node(choices, entry?.[1], depth + 1)]),
   }),
-  set: (ch, r, depth) => ({ k: 'set', values: list(ch, r?.values, 3, (v) => node(ch, v, depth + 1)) }),
-  error: (ch, r, depth) => {
-    const error = { k: 'error', type: ch.pick(errorTypes, r?.type), message: text(ch, r?.message) };
-    if (ch.flag(r?.cause !== undefined)) error.cause = node(ch, r?.cause, depth + 1);
-    if (ch.flag(r?.stack === false)) error.stack = false;
+  set: (choices, given, depth) => ({ k: 'set',
+    values: list(choices, given?.values, 3, (v) => node(choices, v, depth + 1)) }),
+  error: (choices, given, depth) => {
+    const error = { k: 'error', type: choices.pick(errorTypes, given?.type), message: text(choices, given?.message) };
+    if (choices.flag(given?.cause !== undefined)) error.cause = node(choices, given?.cause, depth + 1);
+    if (choices.flag(given?.stack === false)) error.stack = false;
     return error;
   },
-  ref: (ch, r) => ({ k: 'ref', to: ch.small(255, r?.to) % Math.max(1, ch.ids) }),
+  ref: (choices, given) => ({ k: 'ref', to: choices.small(255, given?.to) % Math.max(1, choices.ids) }),
   host,
   // Interceptor-backed host objects, with the host objects' keys (index boundaries among them).
-  env: (ch, r) => ({ k: 'env', props: hostProps(ch, r) }),
-  storage: (ch, r) => ({ k: 'storage', props: hostProps(ch, r) }),
-  nest: (ch, r) => ({ k: 'nest', in: ch.pick(Object.keys(nestings), r?.in), depth: ch.pick(depths, r?.depth),
-    leaf: primitive(ch, r?.leaf) }),
+  env: (choices, given) => ({ k: 'env', props: hostProps(choices, given) }),
+  storage: (choices, given) => ({ k: 'storage', props: hostProps(choices, given) }),
+  nest: (choices, given) => ({ k: 'nest', in: choices.pick(Object.keys(nestings), given?.in),
+    depth: choices.pick(depths, given?.depth),
+    leaf: primitive(choices, given?.leaf) }),
   // At most 10000 numbers set: more would outlast a fuzzer's time limit per input.
-  range: (ch, r) => {
+  range: (choices, given) => {
     const lengths = [1000, 10000, 100000];
     const capped = (n, every) => Math.min(n, 10000 * every);
-    const node = { k: 'range', n: ch.pick(lengths, r && lengths.find((n) => capped(n, r.every) === r.n)) };
-    node.every = ch.pick([1, 2, 1000], r?.every);
+    const n = choices.pick(lengths, given && lengths.find((length) => capped(length, given.every) === given.n));
+    const node = { k: 'range', n };
+    node.every = choices.pick([1, 2, 1000], given?.every);
     node.n = capped(node.n, node.every);
-    if (ch.flag(r?.double)) node.double = true;
+    if (choices.flag(given?.double)) node.double = true;
     return node;
   },
   shapes,
@@ -404,7 +413,7 @@ const grammar = { node, list, text, hexBytes, primitive, hostProps, withSteps, v
 // so that seeds written before them decode as they did. A kind drawing
 // children is drawn deep down too: its part bounds its own depth.
 const tableKinds = Object.keys(table).filter((k) => typeof table[k].draw === 'function' && !Object.hasOwn(kinds, k));
-for (const k of tableKinds) kinds[k] = (ch, r, depth) => table[k].draw(ch, r, depth, grammar);
+for (const k of tableKinds) kinds[k] = (choices, given, depth) => table[k].draw(choices, given, depth, grammar);
 
 // Host objects come in five types: met as often as the other kinds each.
 const weighted = [...Object.keys(kinds).filter((k) => !tableKinds.includes(k)), 'host', 'host', ...tableKinds];
@@ -416,11 +425,11 @@ const referable = new Set(Object.keys(table).filter((k) => table[k].referable));
 const kindTables = [false, true].map((deep) => [false, true].map((referring) => rarely(
   weighted.filter((k) => (!deep || !containers.has(k)) && (referring || k !== 'ref')), (k) => k === 'range')));
 
-function node(ch, r, depth) {
-  const kind = ch.pick(kindTables[Number(depth >= kMaxDepth)][Number(ch.ids > 0)], r?.k);
-  const withId = referable.has(kind) && ch.flag(r?.id !== undefined);
-  const id = withId ? ch.ids++ : undefined;
-  const made = kinds[kind](ch, r, depth);
+function node(choices, given, depth) {
+  const kind = choices.pick(kindTables[Number(depth >= kMaxDepth)][Number(choices.ids > 0)], given?.k);
+  const withId = referable.has(kind) && choices.flag(given?.id !== undefined);
+  const id = withId ? choices.ids++ : undefined;
+  const made = kinds[kind](choices, given, depth);
   return id === undefined ? made : { ...made, id };
 }
 
@@ -430,17 +439,17 @@ function decodeRecipe(bytes) {
 
 // Throws a RangeError when the recipe is outside what the grammar expresses.
 function encodeRecipe(recipe) {
-  const ch = new Encoder();
-  node(ch, recipe, 0);
-  return Buffer.from(ch.out);
+  const choices = new Encoder();
+  node(choices, recipe, 0);
+  return Buffer.from(choices.out);
 }
 
 // Grammar parts that other generators (the fast-check arbitraries) draw from
 // bytes, so that both engines reach the same classes the same way.
 const parts = { ...Object.fromEntries(tableKinds.map((k) => [k, kinds[k]])),
   host, nest: kinds.nest, range: kinds.range, shapes, string, prototype,
-  interceptor: (ch, r) => kinds[ch.pick(['env', 'storage'], r?.k)](ch, r),
-  world: (ch, s) => worldStep(ch, s),
+  interceptor: (choices, given) => kinds[choices.pick(['env', 'storage'], given?.k)](choices, given),
+  world: (choices, s) => worldStep(choices, s),
   effectGetter: objectSteps['effect-getter'], hostEffectGetter: portSteps['effect-getter'] };
 
 function decodePart(name, bytes) {

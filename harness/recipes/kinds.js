@@ -44,18 +44,19 @@ function kindOf(recipe, path) {
 }
 
 // One node, printed (`how` 'print', by codegen.js's generator) or planned
-// ('plan', by interpret.js's planner): its kind's check, then its print or
-// plan, then its tampering steps on what it made. A kind that does not bind
-// itself is bound when steps or refs need a name for it.
-function emitNode(b, recipe, path, how) {
+// ('plan', by interpret.js's planner), `builder` being the one or the other:
+// its kind's check, then its print or plan, then its tampering steps on what
+// it made. A kind that does not bind itself is bound when steps or refs need
+// a name for it.
+function emitNode(builder, recipe, path, how) {
   const kind = kindOf(recipe, path);
   const checked = kind.check === null ? undefined : kind.check(recipe, path);
-  let made = how === 'plan' ? kind.plan(recipe, path, b, checked) : kind.print(recipe, path, b, checked);
+  let made = how === 'plan' ? kind.plan(recipe, path, builder, checked) : kind.print(recipe, path, builder, checked);
   const { tamper } = recipe;
-  if (!kind.binds && (recipe.id !== undefined || tamper)) made = b.bind(recipe, path, made);
+  if (!kind.binds && (recipe.id !== undefined || tamper)) made = builder.bind(recipe, path, made);
   if (tamper === undefined) return made;
   if (!Array.isArray(tamper)) throw new RecipeError(path, '"tamper" must be an array of steps');
-  for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], made, `${path}.tamper[${i}]`, b, how);
+  for (let i = 0; i < tamper.length; i++) applyStep(tamper[i], made, `${path}.tamper[${i}]`, builder, how);
   return made;
 }
 

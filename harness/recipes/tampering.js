@@ -92,7 +92,7 @@ function planGetter(step, label, path, p, target) {
 // Only where frames are decoded: there a value the decoder reads shows in
 // nothing it writes. A sending world's reads show in the frame, and
 // child_process's own codec is held to the reference there (conformance/e2e).
-const isWatched = (step, b) => b.side === 'receive' && !step.get && step.value !== undefined &&
+const isWatched = (step, builder) => builder.side === 'receive' && !step.get && step.value !== undefined &&
   step.writable !== false;
 
 function checkDescriptor(step, path) {
@@ -385,33 +385,36 @@ const steps = Object.fromEntries(Object.entries(definitions).map(([op, step]) =>
 // the order the grammar picks them by: a variant added goes last, so that
 // seeds written before it decode as they did.
 const worldVariants = Object.freeze({
-  patch: { op: 'patch', sides: worldSides, draw: (ch, s) => ({ op: 'patch', ...ch.pick(patchTargets, s && patchTargets
-    .find((t) => t.of === s.of && isDeepStrictEqual(t.key, s.key) && Boolean(t.static) === Boolean(s.static))),
-  side: ch.pick(worldSides, s?.side) }) },
+  patch: { op: 'patch', sides: worldSides, draw: (choices, s) => {
+    const given = s && patchTargets.find((target) => target.of === s.of && isDeepStrictEqual(target.key, s.key) &&
+      Boolean(target.static) === Boolean(s.static));
+    return { op: 'patch', ...choices.pick(patchTargets, given), side: choices.pick(worldSides, s?.side) };
+  } },
   // Buffer's pool, watched on either side.
-  pool: { op: 'pool', sides: worldSides, draw: (ch, s) => ({ op: 'pool', side: ch.pick(worldSides, s?.side) }) },
+  pool: { op: 'pool', sides: worldSides,
+    draw: (choices, s) => ({ op: 'pool', side: choices.pick(worldSides, s?.side) }) },
   // A data property or a getter-only accessor on a receiving process's
   // prototype, a hook on a sending process's (vocabulary.js says where).
-  proto: { op: 'proto', sides: ['receive'], draw: (ch, s) => {
-    const [of, key] = ch.pick(receivingProtoKeys, protoOf(receivingProtoKeys, s));
-    return { op: 'proto', of, key, value: { k: 'number', v: ch.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
+  proto: { op: 'proto', sides: ['receive'], draw: (choices, s) => {
+    const [of, key] = choices.pick(receivingProtoKeys, protoOf(receivingProtoKeys, s));
+    return { op: 'proto', of, key, value: { k: 'number', v: choices.pick([2, 3, 0.5], s?.value.v) }, side: 'receive' };
   } },
-  accessor: { op: 'proto', sides: ['receive'], draw: (ch, s) => {
-    const [of, key] = ch.pick(receivingProtoAccessors, protoOf(receivingProtoAccessors, s));
+  accessor: { op: 'proto', sides: ['receive'], draw: (choices, s) => {
+    const [of, key] = choices.pick(receivingProtoAccessors, protoOf(receivingProtoAccessors, s));
     return { op: 'proto', of, key, get: {}, side: 'receive' };
   } },
-  hook: { op: 'proto', sides: ['send'], draw: (ch, s) => {
-    const [of, key] = ch.pick(sendingHooks, protoOf(sendingHooks, s));
-    const returns = { k: 'number', v: ch.pick([0, 1], s?.value.returns?.v) };
+  hook: { op: 'proto', sides: ['send'], draw: (choices, s) => {
+    const [of, key] = choices.pick(sendingHooks, protoOf(sendingHooks, s));
+    const returns = { k: 'number', v: choices.pick([0, 1], s?.value.returns?.v) };
     return { op: 'proto', of, key, value: { k: 'function', name: key, returns }, side: 'send' };
   } },
   // A codec that builds the objects it copies or decodes by assignment, not
   // by definition, runs the setter. Named keys only: an index setter on
   // Object.prototype runs for every array any code pushes to.
-  setter: { op: 'inherited-setter', sides: worldSides, draw: (ch, s) => {
-    const step = { op: 'inherited-setter', key: ch.pick(['visible', 'x', 'data', 'a'], s?.key) };
-    if (ch.flag(s?.throws !== undefined)) step.throws = 'setter called';
-    return { ...step, side: ch.pick(worldSides, s?.side) };
+  setter: { op: 'inherited-setter', sides: worldSides, draw: (choices, s) => {
+    const step = { op: 'inherited-setter', key: choices.pick(['visible', 'x', 'data', 'a'], s?.key) };
+    if (choices.flag(s?.throws !== undefined)) step.throws = 'setter called';
+    return { ...step, side: choices.pick(worldSides, s?.side) };
   } },
 });
 // The steps that take a side: those drawn as a world step.
@@ -426,14 +429,14 @@ function sideOf(step, path) {
   return side;
 }
 
-// Prints or plans (`how`) one step, where the side being built is (`b.side`:
+// Prints or plans (`how`) one step, where the side being built is (`builder.side`:
 // 'send' unless a receiving world is, see compileWorld and planWorld).
-function applyStep(step, target, path, b, how) {
+function applyStep(step, target, path, builder, how) {
   const def = step && Object.hasOwn(steps, step.op) ? steps[step.op] : undefined;
   check(def, path, () => `unknown tampering step ${lit(step?.op)}; one of ${Object.keys(steps).join(', ')}`);
   const side = sideOf(step, path);
-  if (side !== 'both' && side !== (b.side ?? 'send')) return;
-  def[how](step, target, path, b, def.check === null ? undefined : def.check(step, path));
+  if (side !== 'both' && side !== (builder.side ?? 'send')) return;
+  def[how](step, target, path, builder, def.check === null ? undefined : def.check(step, path));
 }
 
 module.exports = {

@@ -160,24 +160,24 @@ const kinds = {
     // Up to 4 elements, the buffer able to grow by up to 4 more; a fixed
     // view or a length-tracking one; then resized anywhere from empty to
     // its maximum (a shared one only grows).
-    draw(ch, r, depth, g) {
-      const type = ch.pick(viewTypes, r?.type);
+    draw(choices, given, depth, g) {
+      const type = choices.pick(viewTypes, given?.type);
       const width = bytesPerElement[type] ?? 1;
-      const shared = ch.flag(r?.shared);
-      const elements = ch.small(4, r && r.bytes.length / 2 / width);
+      const shared = choices.flag(given?.shared);
+      const elements = choices.small(4, given && given.bytes.length / 2 / width);
       const size = elements * width;
-      const node = { k: 'resizable', type, bytes: g.hexBytes(ch, size, r?.bytes) };
+      const node = { k: 'resizable', type, bytes: g.hexBytes(choices, size, given?.bytes) };
       if (shared) node.shared = true;
-      node.maxByteLength = size + ch.small(4, r && (r.maxByteLength - size) / width) * width;
-      const at = ch.small(elements, r && (r.offset ?? 0) / width);
+      node.maxByteLength = size + choices.small(4, given && (given.maxByteLength - size) / width) * width;
+      const at = choices.small(elements, given && (given.offset ?? 0) / width);
       if (at) node.offset = at * width;
-      if (!ch.flag(r && r.length === undefined)) node.length = ch.small(elements - at, r?.length);
-      if (ch.flag(r?.to !== undefined)) {
+      if (!choices.flag(given && given.length === undefined)) node.length = choices.small(elements - at, given?.length);
+      if (choices.flag(given?.to !== undefined)) {
         const low = shared ? size : 0;
-        node.to = low + ch.small(node.maxByteLength - low, r && r.to - low);
+        node.to = low + choices.small(node.maxByteLength - low, given && given.to - low);
       }
       // A shared buffer cannot be detached, the one view step that would fail to build.
-      return shared ? node : g.withSteps(ch, r, node, g.viewSteps, depth);
+      return shared ? node : g.withSteps(choices, given, node, g.viewSteps, depth);
     },
   },
 };

@@ -4,7 +4,7 @@
 // print(node, path, gen, checked) -> an expression of the printed code;
 // plan(node, path, plan, checked) -> a closure (c) => the same value;
 // words(node, say) -> a noun phrase for the titles of findings (words.js);
-// and a kind the byte grammar does not draw itself, draw(ch, node, depth, grammar).
+// and a kind the byte grammar does not draw itself, draw(choices, node, depth, grammar).
 const { RecipeError } = require('../errors');
 const { lit, check, count, oneOf, number, globalName } = require('../validate');
 const { constant, internalized, sloppyFunction, recordingFunction, globalOf, helper } = require('../runtime');
