@@ -406,9 +406,10 @@ class FindingRecorder {
     const combined = yield* this.#split(reduced, origin, about, met);
     if (combined) return combined;
     // Known once reduced: a known entry's matcher may name the reduced place.
-    if (shown !== difference && classify([shown], this.known)[0].known) {
-      this.#countKnown(shown);
-      return [{ difference: shown, status: Settled.known }];
+    const [judged] = shown === difference ? [shown] : classify([shown], this.known);
+    if (judged.known) {
+      this.#countKnown(judged);
+      return [{ difference: judged, status: Settled.known }];
     }
     const stands = this.confirmer ? yield this.confirmer(final.type, final.input, shown) : true;
     if (!stands) {

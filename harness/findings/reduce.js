@@ -12,6 +12,7 @@
 // blocking session or an async one (oracle/drive.js).
 
 const { recipeNodes } = require('../recipes/nodes');
+const { worldSteps } = require('../recipes/tampering');
 const { compileRecipe } = require('../recipes/codegen');
 const { RecipeError } = require('../recipes/errors');
 const { Outcome } = require('../base/vocabulary');
@@ -61,6 +62,15 @@ function objectsOf(recipe) {
 // to megabytes): halving it is tried before anything else.
 const kLargeCount = 4096;
 
+// The world steps of the nodes of `object` outside `inner`: a world step
+// changes the process, not its node, so the node put in the place of one
+// above it carries those its place drops.
+function worldStepsDropped(object, inner) {
+  const kept = new Set(recipeNodes(inner));
+  return recipeNodes(object).filter((node) => !kept.has(node) && Array.isArray(node.tamper))
+    .flatMap((node) => node.tamper.filter((step) => worldSteps.has(step?.op)));
+}
+
 // The steps that set a node's count (kCounts) to 1 or to half.
 function* countSteps(recipe, object, path, at, large) {
   for (const field of kCounts) {
@@ -88,6 +98,8 @@ function* recipeSteps(recipe) {
         if (inner === object) continue;
         yield { step: `${at}: the ${inner.k} inside it in its place`, make: () => edited(recipe, path, (parent, key, copy) => {
           const replacement = clone(inner);
+          const carried = worldStepsDropped(object, inner);
+          if (carried.length) replacement.tamper = [...replacement.tamper ?? [], ...clone(carried)];
           if (parent === null) return replacement;
           parent[key] = replacement;
           return copy;

@@ -287,6 +287,25 @@ describe('FindingRecorder with reduction (js against native)', function () {
       }
     });
 
+  // The frame the JS codec writes of a view tagged DataView, read where DataView's element size is 0.5, is
+  // not its own to read; the world step sits on a WebAssembly.Module that both codecs fail to read.
+  it('carries a world step to the node put in its place, and meets the cause the list names alone', async function () {
+    const recipe = { k: 'set', values: [
+      { k: 'resizable', type: 'Float16Array', bytes: '07373737', tamper: [
+        { op: 'define', key: { wellKnown: 'toStringTag' }, value: { k: 'string', v: 'DataView' } }] },
+      { k: 'host', type: 'wasm-module', tamper: [
+        { op: 'proto', of: 'Function', key: 'BYTES_PER_ELEMENT', value: { k: 'number', v: 0.5 }, side: 'receive' }] },
+    ] };
+    const signature = 'roundtrip/deserialize/a:unreadable:RangeError';
+    const { result, difference } = await showing(recipe, (d) => d.signature === signature);
+    const known = parseKnown(JSON.stringify({ entries: [{ id: 'reference-unreadable', tier: 'roundtrip', reason: 'r',
+      match: { signature: '/^roundtrip\\/deserialize\\/a:unreadable:/', 'b.kind': 'ok' } }] }), 'test');
+    const recorder = recorderFor(known);
+    const settled = await recorder.settle(result, difference);
+    assert.deepEqual(settled.map((s) => s.status), ['known']);
+    assert.equal(recorder.knownHits.get('reference-unreadable'), 1);
+  });
+
   // The getter is on key 2^31, which the native codec leaves out of a host object's copy.
   it('names such keys beside another class of key apart, and settles them as the two known causes', async function () {
     const recipe = { k: 'host', type: 'x509', tamper: [
