@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const { parseFlags } = require('./flags');
 const { loadCodec } = require('../harness/codecs');
 const { buildInput } = require('../harness/recipes/build');
+const { effectsLog } = require('../harness/recipes/effects');
 const { createOps } = require('../harness/oracle/ops');
 const { screen } = require('../harness/recipes/crash-shapes');
 const { capabilitiesOf } = require('../harness/codecs');
@@ -62,7 +63,7 @@ function prepare(request) {
   switch (request.op) {
     case 'serialize': {
       if (request.codec !== 'js' && screen(request.input)) return null;
-      const effects = [];
+      const effects = effectsLog();
       let build;
       try {
         build = buildInput(request.input, effects);

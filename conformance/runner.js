@@ -15,6 +15,7 @@ const path = require('node:path');
 const { AsyncWorker } = require('../harness/run/async-driver');
 const { resolveNode, probeNode } = require('../harness/base/binaries');
 const { resolveRuntime, probeRuntime } = require('../harness/base/runtimes');
+const { effectsLog } = require('../harness/recipes/effects');
 const { buildInput } = require('../harness/recipes/build');
 const { describeError } = require('../harness/oracle/ops');
 const { channelTree } = require('../harness/oracle/channel');
@@ -147,7 +148,7 @@ function forkCases(vectors, programRows, column) {
 // What a value must arrive as through a JSON channel: the reference (this
 // process) turned to JSON text and back, with the effects that had.
 function jsonArrival(recipe) {
-  const effects = [];
+  const effects = effectsLog();
   let built;
   try {
     built = buildInput({ recipe }, effects);

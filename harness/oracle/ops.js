@@ -3,6 +3,7 @@
 // test: by the worker for the harness, and in-process by repro scripts.
 // Each returns an outcome: { kind: 'ok', ... } or { kind: 'reject', error }.
 
+const { effectsLog } = require('../recipes/effects');
 const { canonicalize, copyBytes } = require('./canonical');
 const { loadCodec, capabilitiesOf } = require('../codecs');
 const { EnvironmentError, UsageError, describeError } = require('../base/errors');
@@ -101,7 +102,7 @@ function createOps(buildInput, { built, buildWorld } = {}) {
   const ops = {
     info: () => ({ kind: Outcome.ok, info: require('../codecs/probe').probe() }),
     serialize: (request) => {
-      const effects = [];
+      const effects = effectsLog();
       const build = attemptBuild(() => buildInput(request.input, effects));
       built?.(request);
       if (build.kind) return build;
@@ -118,7 +119,7 @@ function createOps(buildInput, { built, buildWorld } = {}) {
       const order = reference('b') ? ['a', 'b'] : reference('a') ? ['b', 'a'] : null;
       if (!order) return null;
       const alone = (side) => ops.serialize({ ...request, codec: codecs[side] });
-      const effects = [];
+      const effects = effectsLog();
       const build = attemptBuild(() => buildInput(request.input, effects));
       if (build.kind) return [build, { ...build }];
       const outcomes = serializeShared(build, effects, order.map((side) => loadCodec(codecs[side])),
@@ -129,7 +130,7 @@ function createOps(buildInput, { built, buildWorld } = {}) {
     },
     deserialize: (request) => {
       const codec = loadCodec(request.codec);
-      const effects = [];
+      const effects = effectsLog();
       const world = request.world === undefined || !buildWorld ? null :
         attemptBuild(() => buildWorld(request.world, effects));
       if (world?.kind) return world;

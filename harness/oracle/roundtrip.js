@@ -19,7 +19,9 @@
 // tampering steps (they change what the codec reads, by design), and the
 // other codec wrote the same frame or none (different frames are a bytes
 // difference already); the frame must be readable always. A frame that a codec wrote and cannot read is a
-// finding even when both codecs write and reject it alike.
+// finding even when both codecs write and reject it alike, and a difference where the other codec wrote
+// a frame too, or reads this one: where it wrote none and cannot read this one either, what it would have
+// read back is not observed, and the acceptance difference already names the input.
 
 const { treeDiff, errorLabel, outcomeLabel, sideSummary, difference, printed } = require('./compare');
 const { tampered } = require('../recipes/steps');
@@ -57,21 +59,28 @@ function alone(serialized, side) {
   return other.kind !== Outcome.ok || other.bytes === serialized[side].bytes;
 }
 
+// Whether the other codec's side of an unreadable frame was observed: a frame of its own, or a read of this one.
+function comparable(serialized, side, decodeOf) {
+  const other = side === 'a' ? 'b' : 'a';
+  return serialized[other].kind === Outcome.ok || decodeOf(side, other)?.kind === Outcome.ok;
+}
+
 // serialized: { a, b } serialize outcomes (each may carry `inputTree`);
 // decodeOf(producer, side): the outcome of `side` decoding `producer`'s frame.
 function roundtripDifferences(input, serialized, decodeOf) {
   // A codec that crashed or hung is a finding of the crash tier, alone.
   if (['a', 'b'].some((side) => endedProcess(serialized[side]) || endedProcess(decodeOf(side, side)))) return [];
   const failures = [];
-  const comparable = () => !tampered(input.recipe);
+  const untampered = !tampered(input.recipe);
   for (const side of ['a', 'b']) {
     const written = serialized[side];
     const read = decodeOf(side, side);
     if (written.kind !== Outcome.ok || !read) continue;
     if (read.kind === Outcome.reject) {
+      if (!comparable(serialized, side, decodeOf)) continue;
       failures.push({ side, read, key: `unreadable:${errorLabel(read.error)}`,
         detail: `${side} wrote a frame it cannot read: ${outcomeLabel(read)}: ${read.error.message}` });
-    } else if (read.kind === Outcome.ok && written.inputTree && comparable() && alone(serialized, side)) {
+    } else if (read.kind === Outcome.ok && written.inputTree && untampered && alone(serialized, side)) {
       failures.push(...valueFailure(side, read, written.inputTree));
     }
   }

@@ -32,6 +32,7 @@
 // codec's binary, where a judgment that crashed would cost only that worker
 // (placement.js placeRequest).
 
+const { effectsLog } = require('../recipes/effects');
 const v8 = require('node:v8');
 const { types: { isProxy, isArrayBufferView } } = require('node:util');
 const { isIndex } = require('../recipes/vocabulary');
@@ -134,7 +135,7 @@ function readReturns(object, own) {
 // process after it.
 function judgeKnownCrash(input, codec, build) {
   if (input.recipe === undefined) return null;
-  const effects = [];
+  const effects = effectsLog();
   let built;
   try {
     built = build(input, effects);

@@ -43,6 +43,18 @@ describe('round-trip oracle', function () {
       assert.match(finding.detail, /Unable to deserialize cloned data/);
     });
 
+    // A patched built-in that records its call, beside a setter for index 0 on Object.prototype: the
+    // harness records by definition, so the setter never runs for its own record.
+    it('records user code beside an index setter on Object.prototype without running the setter', async function () {
+      const recipe = { k: 'object', props: [['x', { k: 'view', type: 'Uint8Array', bytes: '01' }]],
+        tamper: [{ op: 'patch', of: 'v8.Serializer', key: 'writeRawBytes', side: 'both' },
+          { op: 'inherited-setter', key: '0' }] };
+      const result = await session.check('value', { recipe });
+      assert.equal(result.outcomes.serialize.a.kind, 'ok', JSON.stringify(result.outcomes.serialize.a.error));
+      assert.deepEqual(result.differences.map((d) => d.signature),
+        ['effects/serialize/a call v8.Serializer.prototype.*']);
+    });
+
     it('reports nothing for a value both codecs read back', async function () {
       const result = await session.check('value', { recipe: roundTripping });
       assert.deepEqual(roundtrips(result), []);
@@ -74,6 +86,25 @@ describe('round-trip oracle', function () {
       const result = await session.check('value', { recipe });
       assert.equal(result.outcomes.serialize.a.inputTree, undefined);
       assert.deepEqual(roundtrips(result), []);
+    });
+  });
+
+  describe('a frame only one codec wrote', function () {
+    const frame = { kind: 'ok', bytes: '00000002ff0f' };
+    const unreadable = { kind: 'reject', error: { name: 'Error', message: 'Unable to deserialize cloned data.' } };
+    const rejected = { kind: 'reject', error: { name: 'RangeError', message: 'm' } };
+    const input = { recipe: { k: 'null' } };
+
+    it('is no difference when the other codec cannot read it either', function () {
+      const decodeOf = (producer) => (producer === 'b' ? unreadable : undefined);
+      assert.deepEqual(roundtripDifferences(input, { a: rejected, b: frame }, decodeOf), []);
+    });
+
+    it('is a difference when the other codec reads it back', function () {
+      const decodeOf = (producer, side) =>
+        (producer === 'b' ? (side === 'a' ? { kind: 'ok' } : unreadable) : undefined);
+      assert.deepEqual(roundtripDifferences(input, { a: rejected, b: frame }, decodeOf).map((d) => d.signature),
+        ['roundtrip/deserialize/b:unreadable:Error']);
     });
   });
 

@@ -16,6 +16,7 @@
 // channel (its fd 4), and the parent acknowledges on the child's stdin once
 // it has read what the channel held, so that each piece is a read of its own.
 
+const { effectsLog } = require('../../recipes/effects');
 const { spawn, fork } = require('node:child_process');
 const os = require('node:os');
 const { inspect } = require('node:util');
@@ -65,7 +66,7 @@ function parentRole(input, file) {
     child.stdio[4].on('data', (d) => setImmediate(() => child.stdin.write('a'.repeat(d.length))));
     return;
   }
-  const effects = [];
+  const effects = effectsLog();
   let built;
   try {
     built = input.make(effects);
@@ -110,7 +111,7 @@ function parentRole(input, file) {
 // when its setup threw (reported as unbuildable).
 function receivingWorld(input, report) {
   if (!input.world) return null;
-  const effects = [];
+  const effects = effectsLog();
   try {
     input.world(effects).setup();
   } catch (err) {
