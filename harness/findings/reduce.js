@@ -96,14 +96,18 @@ function* recipeSteps(recipe) {
     if (isNode(object)) {
       for (const inner of recipeNodes(Object.values(object))) {
         if (inner === object) continue;
-        yield { step: `${at}: the ${inner.k} inside it in its place`, make: () => edited(recipe, path, (parent, key, copy) => {
+        yield { step: `${at}: the ${inner.k} inside it in its place`, make: () => {
           const replacement = clone(inner);
           const carried = worldStepsDropped(object, inner);
           if (carried.length) replacement.tamper = [...replacement.tamper ?? [], ...clone(carried)];
-          if (parent === null) return replacement;
-          parent[key] = replacement;
-          return copy;
-        }) };
+          // A world step's own value, carried with the step, can be the node it replaces again.
+          if (recipeNodes(replacement).length >= recipeNodes(object).length) return null;
+          return edited(recipe, path, (parent, key, copy) => {
+            if (parent === null) return replacement;
+            parent[key] = replacement;
+            return copy;
+          });
+        } };
       }
     }
     for (const field of kOptional) {

@@ -306,6 +306,21 @@ describe('FindingRecorder with reduction (js against native)', function () {
     assert.equal(recorder.knownHits.get('reference-unreadable'), 1);
   });
 
+  it('never makes the input it reduces again: a world step whose value is the node it is carried to', function () {
+    const proto = { op: 'proto', of: 'Buffer', key: 'constructor', value: { k: 'global', name: 'Uint8Array' } };
+    const recipe = { k: 'object', props: [['v', { k: 'global', name: 'Uint8Array', tamper: [proto] }]] };
+    const made = [...stepsOf('value', { recipe })].map((s) => s.make()).filter(Boolean);
+    assert.ok(made.length > 0);
+    const same = (r) => JSON.stringify(r) === JSON.stringify(recipe.props[0][1]);
+    assert.ok(!made.some((r) => same(r.props?.[0]?.[1])), 'the node was put back in its own place');
+    // Kept at every step, the reduction ends at one bare node, complete, well within its checks.
+    const steps = reduce('value', { recipe }, { keeps: () => true, maxChecks: 100 });
+    let step = steps.next();
+    while (!step.done) step = steps.next(step.value.input);
+    assert.equal(step.value.complete, true);
+    assert.deepEqual(step.value.input.recipe, { k: 'global', name: 'Uint8Array' });
+  });
+
   // The getter is on key 2^31, which the native codec leaves out of a host object's copy.
   it('names such keys beside another class of key apart, and settles them as the two known causes', async function () {
     const recipe = { k: 'host', type: 'x509', tamper: [
